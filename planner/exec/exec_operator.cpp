@@ -1,0 +1,83 @@
+#include "planner/exec/exec_operator.hpp"
+
+#include <ctime>
+#include <fmt/format.h>
+
+#include "planner/common/error.hpp"
+
+namespace hindsight {
+
+namespace {
+uint64_t thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
+}
+uint64_t wall_ns() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
+}  // namespace
+
+ExecOperator::~ExecOperator() {
+  if (held_memory_ > 0 && ctx_ && ctx_->memory) ctx_->memory->release(held_memory_);
+}
+
+void ExecOperator::open() {
+  uint64_t w0 = wall_ns(), c0 = thread_cpu_ns();
+  for (auto& c : children_) c->open();
+  stats_.wall_ns += wall_ns() - w0;
+  stats_.cpu_ns += thread_cpu_ns() - c0;
+}
+
+bool ExecOperator::next(Batch& out) {
+  out.rows = 0;
+  if (exhausted_) return false;
+  uint64_t w0 = wall_ns(), c0 = thread_cpu_ns();
+  bool more;
+  do {
+    more = next_impl(out);
+  } while (more && out.rows == 0);
+  stats_.wall_ns += wall_ns() - w0;
+  stats_.cpu_ns += thread_cpu_ns() - c0;
+  if (!more) {
+    out.rows = 0;
+    exhausted_ = true;
+    stats_.complete = true;
+    return false;
+  }
+  stats_.rows_out += out.rows;
+  stats_.batches_out += 1;
+  stats_.bytes_out += out.byte_size();
+  return true;
+}
+
+bool ExecOperator::pull(size_t child, Batch& out) {
+  bool more = children_[child]->next(out);
+  if (more) stats_.rows_in += out.rows;
+  return more;
+}
+
+void ExecOperator::charge(int64_t bytes) {
+  if (bytes <= 0) return;
+  ctx_->memory->charge(bytes, label());
+  held_memory_ += bytes;
+  if (held_memory_ > stats_.peak_memory) stats_.peak_memory = held_memory_;
+}
+
+void ExecOperator::release(int64_t bytes) {
+  if (bytes <= 0) return;
+  if (bytes > held_memory_) bytes = held_memory_;
+  ctx_->memory->release(bytes);
+  held_memory_ -= bytes;
+}
+
+bool ExecOperator::check_interrupt() const {
+  if (ctx_->deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > ctx_->deadline)
+    throw Error(ErrorCode::TIMEOUT, fmt::format("query exceeded its time limit in {}", label()));
+  return ctx_->cancelled.load(std::memory_order_relaxed);
+}
+
+std::string ExecOperator::label() const { return fmt::format("{}#{} (worker {})", name_, exec_id, worker_); }
+
+}  // namespace hindsight

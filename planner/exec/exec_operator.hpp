@@ -1,0 +1,67 @@
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planner/exec/memory_tracker.hpp"
+#include "planner/exec/operator_stats.hpp"
+#include "planner/storage/column_vector.hpp"
+
+namespace hindsight {
+
+/// Shared by every operator instance of one query attempt.
+struct ExecContext {
+  MemoryTracker* memory = nullptr;
+  int workers = 1;
+  /// Absolute deadline; operators check it between batches (TIMEOUT). time_point::max() = none.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  std::atomic<bool> cancelled{false};  ///< set when another worker failed; operators stop early
+};
+
+/// A vectorized, pull-based executable operator, instantiated once per worker.
+/// next() is non-virtual: it wraps next_impl() and records rows, batches, bytes and time, so no
+/// operator has to remember to count. Memory charged through charge() is tracked per operator.
+class ExecOperator {
+ public:
+  ExecOperator(std::string name, ExecContext* ctx, int worker) : name_(std::move(name)), ctx_(ctx), worker_(worker) {}
+  virtual ~ExecOperator();
+
+  /// Fills `out` with the next non-empty batch; returns false when exhausted (out.rows == 0 then).
+  bool next(Batch& out);
+  /// Called once before the first next(); opens children first (default) — overrides call the base.
+  virtual void open();
+
+  const std::string& name() const { return name_; }
+  int worker() const { return worker_; }
+  const OperatorStats& stats() const { return stats_; }
+  /// Stable id of the executable operator this instance belongs to (same on every worker);
+  /// set by the exec builder, used to key stats and mapper links.
+  int exec_id = -1;
+
+  std::vector<std::unique_ptr<ExecOperator>>& children() { return children_; }
+  void add_child(std::unique_ptr<ExecOperator> c) { children_.push_back(std::move(c)); }
+
+  /// Pulls a child and counts its rows as this operator's input.
+  bool pull(size_t child, Batch& out);
+
+ protected:
+  virtual bool next_impl(Batch& out) = 0;
+  /// Memory accounting; throws MEMORY_LIMIT_EXCEEDED naming this operator and worker.
+  void charge(int64_t bytes);
+  void release(int64_t bytes);
+  /// Throws TIMEOUT past the deadline; returns true if the query was cancelled.
+  bool check_interrupt() const;
+  std::string label() const;
+
+  std::string name_;
+  ExecContext* ctx_;
+  int worker_;
+  std::vector<std::unique_ptr<ExecOperator>> children_;
+  OperatorStats stats_;
+  int64_t held_memory_ = 0;
+  bool exhausted_ = false;
+};
+
+}  // namespace hindsight

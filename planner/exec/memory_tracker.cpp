@@ -1,0 +1,64 @@
+#include "planner/exec/memory_tracker.hpp"
+
+#include <cctype>
+#include <fmt/format.h>
+
+#include "planner/common/error.hpp"
+
+namespace hindsight {
+
+void MemoryTracker::charge(int64_t bytes, const std::string& op_label) {
+  int64_t now = used_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  if (now > limit_) {
+    used_.fetch_sub(bytes, std::memory_order_relaxed);
+    throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
+                fmt::format("{} needs {} more, {} in use > limit {}", op_label, format_bytes(bytes),
+                            format_bytes(now), format_bytes(limit_)));
+  }
+  int64_t p = peak_.load(std::memory_order_relaxed);
+  while (now > p && !peak_.compare_exchange_weak(p, now, std::memory_order_relaxed)) {
+  }
+}
+
+bool parse_byte_size(const std::string& text, int64_t& bytes) {
+  size_t i = 0;
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  size_t start = i;
+  double number = 0;
+  bool dot = false;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || (text[i] == '.' && !dot))) {
+    dot |= text[i] == '.';
+    ++i;
+  }
+  if (i == start) return false;
+  try {
+    number = std::stod(text.substr(start, i - start));
+  } catch (...) {
+    return false;
+  }
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  std::string unit;
+  for (; i < text.size(); ++i)
+    if (!std::isspace(static_cast<unsigned char>(text[i]))) unit += static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
+  double mult;
+  if (unit.empty() || unit == "B") mult = 1;
+  else if (unit == "KB" || unit == "K") mult = 1024.0;
+  else if (unit == "MB" || unit == "M") mult = 1024.0 * 1024;
+  else if (unit == "GB" || unit == "G") mult = 1024.0 * 1024 * 1024;
+  else if (unit == "TB" || unit == "T") mult = 1024.0 * 1024 * 1024 * 1024;
+  else return false;
+  double v = number * mult;
+  if (v < 0 || v > 9.0e18) return false;
+  bytes = static_cast<int64_t>(v);
+  return true;
+}
+
+std::string format_bytes(int64_t b) {
+  double v = static_cast<double>(b);
+  if (b >= (1LL << 30)) return fmt::format("{:.1f} GB", v / (1LL << 30));
+  if (b >= (1LL << 20)) return fmt::format("{:.1f} MB", v / (1LL << 20));
+  if (b >= (1LL << 10)) return fmt::format("{:.1f} KB", v / (1LL << 10));
+  return fmt::format("{} B", b);
+}
+
+}  // namespace hindsight

@@ -1,0 +1,31 @@
+#pragma once
+#include <cstdint>
+
+namespace hindsight {
+
+/// What one executable operator did (on one worker, or summed over workers).
+struct OperatorStats {
+  uint64_t rows_in = 0;     ///< rows consumed from all children
+  uint64_t rows_out = 0;    ///< rows produced
+  uint64_t batches_out = 0;
+  uint64_t bytes_out = 0;   ///< approximate bytes of produced batches
+  int64_t peak_memory = 0;  ///< largest memory this operator held charged at once
+  uint64_t wall_ns = 0;     ///< inclusive wall time inside next()/open()
+  uint64_t cpu_ns = 0;      ///< inclusive thread CPU time inside next()/open()
+  /// False when the operator did not run to exhaustion (LIMIT early exit, failed attempt):
+  /// its counts are then lower bounds, never exact.
+  bool complete = false;
+
+  void merge(const OperatorStats& o) {
+    rows_in += o.rows_in;
+    rows_out += o.rows_out;
+    batches_out += o.batches_out;
+    bytes_out += o.bytes_out;
+    peak_memory += o.peak_memory;  // per-worker peaks add up: workers hold memory at the same time
+    wall_ns = wall_ns > o.wall_ns ? wall_ns : o.wall_ns;
+    cpu_ns += o.cpu_ns;
+    complete = complete && o.complete;
+  }
+};
+
+}  // namespace hindsight

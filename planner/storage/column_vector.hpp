@@ -1,0 +1,71 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "planner/common/types.hpp"
+#include "planner/common/value.hpp"
+
+namespace hindsight {
+
+/// A typed column of values with an optional null mask. Exactly one of ints/dbls/strs is used,
+/// chosen by type.physical(). `nulls` is either empty (no NULLs) or has one byte per row (1 = NULL).
+struct ColumnVector {
+  DataType type;
+  std::vector<int64_t> ints;
+  std::vector<double> dbls;
+  std::vector<std::string> strs;
+  std::vector<uint8_t> nulls;
+
+  ColumnVector() = default;
+  explicit ColumnVector(DataType t) : type(t) {}
+
+  size_t size() const {
+    switch (type.physical()) {
+      case PhysicalKind::Int64: return ints.size();
+      case PhysicalKind::Double: return dbls.size();
+      case PhysicalKind::String: return strs.size();
+    }
+    return 0;
+  }
+  bool has_nulls() const { return !nulls.empty(); }
+  bool is_null(size_t row) const { return !nulls.empty() && nulls[row]; }
+  void reserve(size_t n);
+  void resize(size_t n);
+  void clear();
+
+  /// Marks row as NULL, materializing the mask if needed.
+  void set_null(size_t row);
+  void append_null();
+  void append_int(int64_t v) { ints.push_back(v); if (!nulls.empty()) nulls.push_back(0); }
+  void append_double(double v) { dbls.push_back(v); if (!nulls.empty()) nulls.push_back(0); }
+  void append_string(std::string v) { strs.push_back(std::move(v)); if (!nulls.empty()) nulls.push_back(0); }
+  /// Appends a Value of the same physical kind (NULL allowed).
+  void append_value(const Value& v);
+  /// Appends row `row` of `src` (same physical kind).
+  void append_from(const ColumnVector& src, size_t row);
+  /// Appends rows listed in `sel` of `src`.
+  void append_selected(const ColumnVector& src, const std::vector<uint32_t>& sel);
+  /// Appends all rows of `src`.
+  void append_all(const ColumnVector& src);
+  Value get(size_t row) const;
+
+  /// Approximate heap footprint in bytes (for memory accounting and exchange byte counts).
+  size_t byte_size() const;
+};
+
+/// A horizontal slice of rows (about kBatchSize of them) in columnar form.
+struct Batch {
+  std::vector<ColumnVector> columns;
+  size_t rows = 0;
+
+  size_t byte_size() const {
+    size_t b = 0;
+    for (auto& c : columns) b += c.byte_size();
+    return b;
+  }
+};
+
+constexpr size_t kBatchSize = 2048;
+
+}  // namespace hindsight
