@@ -1,9 +1,23 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/commands.hpp"
+
 int main(int argc, char** argv) {
   CLI::App app{"hindsight: a SQL engine whose optimizer learns from what its plans actually did"};
   app.require_subcommand(1);
-  CLI11_PARSE(app, argc, argv);
-  return 0;
+  int exit_code = 0;
+  hindsight::cli::add_gen_command(app, exit_code);
+  hindsight::cli::add_query_commands(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;  // usage error
+  }
+  return exit_code;
 }
