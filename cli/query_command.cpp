@@ -1,5 +1,117 @@
+// `hindsight query` and `hindsight explain`: parse flags, run the statement, print the result.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
 #include "cli/commands.hpp"
+#include "cli/result_format.hpp"
+#include "planner/session/explain.hpp"
 
 namespace hindsight::cli {
-void add_query_commands(CLI::App&, int&) {}
+
+namespace {
+
+struct QueryOptions {
+  std::string data;
+  std::string store;
+  std::vector<std::string> sets;
+  std::string format;
+  std::string file;
+  std::string sql;
+  bool analyze = false;
+};
+
+void add_common(CLI::App* cmd, QueryOptions& o, const std::string& formats) {
+  cmd->add_option("--data", o.data, "Data folder with catalog.json (see `hindsight gen`)")->required();
+  cmd->add_option("--store", o.store, "Stats store file (default: <data>/.hindsight/stats.db)");
+  cmd->add_option("--set", o.sets, "Setting as name=value, same as SET name = value (repeatable): workers, "
+                                    "memory_limit, disabled_rules, cte_materialization, timeout, mapper_strict")
+      ->allow_extra_args(false);
+  cmd->add_option("--format", o.format, "Output format: " + formats)->check(CLI::IsMember(
+      [&] {
+        std::vector<std::string> v;
+        std::stringstream in(formats);
+        std::string f;
+        while (std::getline(in, f, '|')) v.push_back(f);
+        return v;
+      }()));
+  cmd->add_option("-f,--file", o.file, "Read the SQL from this file");
+  cmd->add_option("sql", o.sql, "The SQL text (or use -f)");
+}
+
+/// Returns the exit code.
+int run(QueryOptions& o, bool explain) {
+  const bool json = o.format == "json";
+  auto fail = [&](const Error& e, const StatementResult* r) {
+    std::cerr << e.format() << "\n";
+    if (json) {
+      StatementResult empty;
+      if (!r) {
+        empty.error = e;
+        empty.attempts.push_back({1, e, 0, "", ""});
+        r = &empty;
+      }
+      std::cout << (explain ? nlohmann::json{{"error", error_json(e)}} : format_json(*r)).dump() << "\n";
+    }
+    return 1;
+  };
+  if (o.sql.empty() == o.file.empty()) {
+    std::cerr << "give the SQL either as an argument or with -f FILE (not both)\n";
+    return 2;
+  }
+  std::string sql = o.sql;
+  if (!o.file.empty()) {
+    std::ifstream in(o.file, std::ios::binary);
+    if (!in) return fail(Error(ErrorCode::IO_ERROR, "cannot read SQL file '" + o.file + "'"), nullptr);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    sql = ss.str();
+  }
+  try {
+    Database db(o.data);
+    Session session(db);
+    for (auto& kv : o.sets) {
+      auto eq = kv.find('=');
+      if (eq == std::string::npos) {
+        std::cerr << "--set expects name=value, got '" << kv << "'\n";
+        return 2;
+      }
+      apply_setting(session.settings(), kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    StatementResult r = session.run_script(sql, explain, o.analyze);
+    if (r.is_explain && r.compiled) {
+      const ExecutedQuery* run = r.analyze ? &r.executed : nullptr;
+      if (json) std::cout << explain_json(*r.compiled, run).dump(2) << "\n";
+      else std::cout << explain_text(*r.compiled, run);
+      if (r.error) std::cerr << r.error->format() << "\n";
+      return r.error ? 1 : 0;
+    }
+    if (r.error) return fail(*r.error, &r);
+    if (!r.compiled) return 0;  // only SET statements
+    if (json) std::cout << format_json(r).dump() << "\n";
+    else if (o.format == "csv") std::cout << format_csv(r);
+    else std::cout << format_table(r);
+    return 0;
+  } catch (const Error& e) {
+    return fail(e, nullptr);
+  }
+}
+
+}  // namespace
+
+void add_query_commands(CLI::App& app, int& exit_code) {
+  static QueryOptions q, e;
+  q.format = "table";
+  e.format = "text";
+  auto* query = app.add_subcommand("query", "Run a SQL query (or a script; SET statements apply to what follows) and print its rows");
+  add_common(query, q, "table|csv|json");
+  query->callback([&exit_code] { exit_code = run(q, false); });
+
+  auto* explain = app.add_subcommand("explain", "Show the plan of a query: operators, estimated rows, and with --analyze "
+                                                "the actual rows, q-error and time of each operator");
+  add_common(explain, e, "text|json");
+  explain->add_flag("--analyze", e.analyze, "Run the query and show what each operator actually did");
+  explain->callback([&exit_code] { exit_code = run(e, true); });
+}
+
 }  // namespace hindsight::cli

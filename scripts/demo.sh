@@ -13,5 +13,5 @@ if [ ! -f "$DATA/catalog.json" ]; then
 fi
 for q in 3 5 10; do
   echo; echo "== TPC-H Q$q: EXPLAIN ANALYZE (estimated vs actual rows per operator)"
-  "$BIN" explain --analyze --data "$DATA" -f "tests/differential/tpch/q$q.sql" || true
+  "$BIN" explain --analyze --data "$DATA" -f "tests/differential/tpch/$(printf q%02d "$q").sql" || true
 done

@@ -13,6 +13,7 @@ PACKAGES=(
   libcli11-dev                # command-line flags
   libxxhash-dev               # XXH3-128 signatures
   nlohmann-json3-dev          # catalog.json and JSON output
+  python3                     # test and benchmark drivers (stdlib sqlite3 is the oracle)
 )
 
 missing=()

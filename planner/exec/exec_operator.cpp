@@ -33,6 +33,7 @@ void ExecOperator::open() {
 bool ExecOperator::next(Batch& out) {
   out.rows = 0;
   if (exhausted_) return false;
+  if (check_interrupt()) throw QueryCancelled{};
   uint64_t w0 = wall_ns(), c0 = thread_cpu_ns();
   bool more;
   do {

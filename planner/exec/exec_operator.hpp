@@ -1,6 +1,7 @@
 #pragma once
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,6 +21,13 @@ struct ExecContext {
   std::atomic<bool> cancelled{false};  ///< set when another worker failed; operators stop early
 };
 
+/// Thrown by next() in an operator instance when ExecContext::cancelled is set (another instance failed): it
+/// unwinds the instance without marking any stats complete. The fragment scheduler swallows it in favour of the
+/// error that caused the cancellation.
+struct QueryCancelled : std::exception {
+  const char* what() const noexcept override { return "query cancelled"; }
+};
+
 /// A vectorized, pull-based executable operator, instantiated once per worker.
 /// next() is non-virtual: it wraps next_impl() and records rows, batches, bytes and time, so no
 /// operator has to remember to count. Memory charged through charge() is tracked per operator.
@@ -29,6 +37,7 @@ class ExecOperator {
   virtual ~ExecOperator();
 
   /// Fills `out` with the next non-empty batch; returns false when exhausted (out.rows == 0 then).
+  /// Throws QueryCancelled when the query was cancelled, TIMEOUT past the deadline.
   bool next(Batch& out);
   /// Called once before the first next(); opens children first (default) — overrides call the base.
   virtual void open();
@@ -36,11 +45,16 @@ class ExecOperator {
   const std::string& name() const { return name_; }
   int worker() const { return worker_; }
   const OperatorStats& stats() const { return stats_; }
+  /// Types of the columns this operator produces, fixed at construction (known even when no row flows).
+  const std::vector<DataType>& output_types() const { return output_types_; }
+  /// Bytes currently charged to the memory tracker by this instance.
+  int64_t held_memory() const { return held_memory_; }
   /// Stable id of the executable operator this instance belongs to (same on every worker);
   /// set by the exec builder, used to key stats and mapper links.
   int exec_id = -1;
 
   std::vector<std::unique_ptr<ExecOperator>>& children() { return children_; }
+  const std::vector<std::unique_ptr<ExecOperator>>& children() const { return children_; }
   void add_child(std::unique_ptr<ExecOperator> c) { children_.push_back(std::move(c)); }
 
   /// Pulls a child and counts its rows as this operator's input.
@@ -60,6 +74,7 @@ class ExecOperator {
   int worker_;
   std::vector<std::unique_ptr<ExecOperator>> children_;
   OperatorStats stats_;
+  std::vector<DataType> output_types_;  ///< set by every constructor
   int64_t held_memory_ = 0;
   bool exhausted_ = false;
 };

@@ -1,0 +1,36 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "planner/storage/column_vector.hpp"
+
+namespace hindsight {
+
+// Column and batch assembly used by the executable operators. All of them keep the ColumnVector invariant
+// (the null mask is empty or has one byte per row) and reuse the capacity of the destination.
+
+/// Empties `b` and gives it one empty column per type (existing buffers keep their capacity).
+void reset_batch(Batch& b, const std::vector<DataType>& types);
+/// Types of the columns of `b`.
+std::vector<DataType> batch_types(const Batch& b);
+
+/// Appends rows [begin, end) of `src` to `dst` (same physical kind).
+void append_range(ColumnVector& dst, const ColumnVector& src, size_t begin, size_t end);
+/// Appends `n` NULLs to `dst`.
+void append_nulls(ColumnVector& dst, size_t n);
+/// Appends all rows of `src`, moving its strings.
+void append_moved(ColumnVector& dst, ColumnVector&& src);
+
+/// out = the rows of `in` listed in `sel`, all columns.
+void gather_batch(const Batch& in, const std::vector<uint32_t>& sel, Batch& out);
+/// Appends the rows `sel` of every column of `src` to the columns of `dst` starting at column `first`.
+void append_selected_columns(const std::vector<ColumnVector>& src, const std::vector<uint32_t>& sel,
+                             std::vector<ColumnVector>& dst, size_t first);
+
+/// Bytes the buffer of `v` holds (for memory accounting).
+template <typename T>
+int64_t vector_bytes(const std::vector<T>& v) {
+  return static_cast<int64_t>(v.capacity() * sizeof(T));
+}
+
+}  // namespace hindsight

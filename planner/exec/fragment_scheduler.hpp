@@ -1,0 +1,61 @@
+#pragma once
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "planner/exec/exec_operator.hpp"
+
+namespace hindsight {
+
+/// A piece of the physical plan between exchanges. `make(w)` builds instance w's operator tree; every fragment
+/// but the root ends in an ExchangeSinkOp, and fragments read the exchanges of the fragments they depend on.
+struct Fragment {
+  int id = 0;
+  int instances = 1;  ///< workers, or 1 for the target of a gather
+  std::function<std::unique_ptr<ExecOperator>(int worker)> make;
+  std::vector<int> depends_on;  ///< ids of the fragments that must finish first (their exchanges feed this one)
+};
+
+/// Runs the fragments of one query attempt and keeps every operator instance alive afterwards so that its stats
+/// can be read, whether the run succeeded or failed.
+class FragmentScheduler {
+ public:
+  explicit FragmentScheduler(ExecContext* ctx) : ctx_(ctx) {}
+
+  /// Builds every instance of every fragment, then runs the fragments in dependency order, the instances of
+  /// one fragment in parallel on min(instances, hardware threads) threads. Returns the batches of the root
+  /// fragment (`root_id`; -1: the one fragment nothing depends on), instance 0's first.
+  /// On failure: sets ctx->cancelled so the other instances stop, waits for them, and rethrows the first Error
+  /// (another std::exception becomes INTERNAL; a cancellation from outside without an error is INTERNAL too).
+  /// May be called once.
+  std::vector<Batch> run(const std::vector<Fragment>& fragments, int root_id = -1);
+
+  /// Calls fn on every operator instance of every fragment (pre-order per tree), including instances that never
+  /// ran or failed (their stats have complete == false).
+  void visit_operators(const std::function<void(const ExecOperator&)>& fn) const;
+  /// Root operators of a fragment's instances (empty if it was not built).
+  const std::vector<std::unique_ptr<ExecOperator>>& instances(int fragment_id) const;
+  /// Output types of the root fragment (known even when it produced no rows).
+  const std::vector<DataType>& output_types() const;
+
+ private:
+  struct Built {
+    int id;
+    std::vector<std::unique_ptr<ExecOperator>> roots;
+  };
+  void run_fragment(Built& f, std::vector<std::vector<Batch>>* outputs);
+  void record_failure(std::exception_ptr e);
+
+  ExecContext* ctx_;
+  std::vector<Built> built_;
+  int root_index_ = -1;
+  std::mutex failure_mu_;
+  std::exception_ptr first_error_;
+};
+
+/// Runs `fragments` with a scheduler the caller keeps for the stats: scheduler.run(fragments, root_id).
+std::vector<Batch> run_fragments(FragmentScheduler& scheduler, const std::vector<Fragment>& fragments, int root_id = -1);
+
+}  // namespace hindsight

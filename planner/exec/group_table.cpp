@@ -1,0 +1,111 @@
+#include "planner/exec/group_table.hpp"
+
+#include "planner/exec/key_columns.hpp"
+#include "planner/storage/bucketing.hpp"
+
+namespace hindsight {
+
+GroupTable::GroupTable(std::vector<DataType> key_types) {
+  keys_.reserve(key_types.size());
+  for (auto& t : key_types) keys_.emplace_back(t);
+  slots_.assign(16, kEmpty);
+}
+
+int64_t GroupTable::byte_size() const {
+  return key_bytes_ + static_cast<int64_t>(group_hashes_.capacity() * sizeof(uint64_t) +
+                                           slots_.capacity() * sizeof(uint32_t));
+}
+
+void GroupTable::clear() {
+  for (auto& k : keys_) {
+    DataType t = k.type;
+    k = ColumnVector(t);
+  }
+  group_hashes_ = {};
+  slots_.assign(16, kEmpty);
+  shift_ = 60;
+  groups_ = 0;
+  key_bytes_ = 0;
+}
+
+void GroupTable::grow() {
+  size_t capacity = slots_.size() * 2;
+  --shift_;
+  slots_.assign(capacity, kEmpty);
+  const size_t mask = capacity - 1;
+  for (size_t g = 0; g < groups_; ++g) {
+    size_t s = slot_of(group_hashes_[g], shift_);
+    while (slots_[s] != kEmpty) s = (s + 1) & mask;
+    slots_[s] = static_cast<uint32_t>(g);
+  }
+}
+
+uint32_t GroupTable::add_group(const std::vector<const ColumnVector*>& keys, size_t row, uint64_t hash) {
+  for (size_t c = 0; c < keys_.size(); ++c) {
+    const ColumnVector& src = *keys[c];
+    keys_[c].append_from(src, row);
+    if (src.type.physical() == PhysicalKind::String)
+      key_bytes_ += static_cast<int64_t>(sizeof(std::string) + (src.strs[row].size() > 15 ? src.strs[row].size() : 0));
+    else
+      key_bytes_ += 8;
+    if (keys_[c].has_nulls()) key_bytes_ += 1;
+  }
+  group_hashes_.push_back(hash);
+  return static_cast<uint32_t>(groups_++);
+}
+
+template <bool kSingleInt>
+void GroupTable::probe(const std::vector<const ColumnVector*>& keys, size_t rows, std::vector<uint32_t>& group_ids) {
+  std::vector<KeyColumn> in = key_views(keys);
+  std::vector<KeyColumn> stored;
+  auto refresh = [&] {
+    stored.clear();
+    for (auto& k : keys_) stored.push_back(KeyColumn::of(k));
+  };
+  refresh();
+  const int64_t* in_ints = kSingleInt ? keys[0]->ints.data() : nullptr;
+  size_t mask = slots_.size() - 1;
+  for (size_t r = 0; r < rows; ++r) {
+    const uint64_t h = hashes_[r];
+    size_t s = slot_of(h, shift_);
+    while (true) {
+      uint32_t g = slots_[s];
+      if (g == kEmpty) {
+        g = add_group(keys, r, h);
+        slots_[s] = g;
+        group_ids[r] = g;
+        if (groups_ * 2 > slots_.size()) {
+          grow();
+          mask = slots_.size() - 1;
+        }
+        refresh();
+        break;
+      }
+      if constexpr (kSingleInt) {
+        if (stored[0].ints[g] == in_ints[r]) {
+          group_ids[r] = g;
+          break;
+        }
+      } else {
+        if (group_hashes_[g] == h && keys_equal(in, r, stored, g)) {
+          group_ids[r] = g;
+          break;
+        }
+      }
+      s = (s + 1) & mask;
+    }
+  }
+}
+
+void GroupTable::find_or_insert(const std::vector<const ColumnVector*>& keys, size_t rows,
+                                std::vector<uint32_t>& group_ids) {
+  group_ids.resize(rows);
+  row_hashes(keys, rows, hashes_);
+  // The int fast path compares values only; it is exact while neither side holds a NULL (a NULL key is stored as 0).
+  bool single_int = keys.size() == 1 && keys[0]->type.physical() == PhysicalKind::Int64 && !keys[0]->has_nulls() &&
+                    !keys_[0].has_nulls();
+  if (single_int) probe<true>(keys, rows, group_ids);
+  else probe<false>(keys, rows, group_ids);
+}
+
+}  // namespace hindsight

@@ -1,0 +1,44 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "planner/storage/column_vector.hpp"
+
+namespace hindsight {
+
+/// Maps key tuples to dense group ids 0, 1, 2... in order of first appearance (open addressing, linear probing).
+/// NULLs are keys like any other value: rows whose keys are all equal or both NULL share a group.
+/// Used for GROUP BY keys and for the (group, value) sets of DISTINCT aggregates.
+class GroupTable {
+ public:
+  explicit GroupTable(std::vector<DataType> key_types);
+
+  /// Sets group_ids[r] for each of `rows` rows of the key columns `keys` (in key order), creating groups for
+  /// new tuples. New groups get consecutive ids in row order.
+  void find_or_insert(const std::vector<const ColumnVector*>& keys, size_t rows, std::vector<uint32_t>& group_ids);
+
+  size_t size() const { return groups_; }
+  /// The key columns, one row per group.
+  const std::vector<ColumnVector>& keys() const { return keys_; }
+  /// Approximate bytes held (keys, hashes, slots) for memory accounting.
+  int64_t byte_size() const;
+  /// Frees everything.
+  void clear();
+
+ private:
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+  template <bool kSingleInt>
+  void probe(const std::vector<const ColumnVector*>& keys, size_t rows, std::vector<uint32_t>& group_ids);
+  uint32_t add_group(const std::vector<const ColumnVector*>& keys, size_t row, uint64_t hash);
+  void grow();
+
+  std::vector<ColumnVector> keys_;
+  std::vector<uint64_t> group_hashes_;
+  std::vector<uint32_t> slots_;
+  int shift_ = 60;
+  size_t groups_ = 0;
+  int64_t key_bytes_ = 0;
+  std::vector<uint64_t> hashes_;  ///< scratch: hashes of the current input rows
+};
+
+}  // namespace hindsight

@@ -1,0 +1,78 @@
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "planner/exec/exec_operator.hpp"
+#include "planner/exec/join_type.hpp"
+#include "planner/exec/operators/hash_join_build.hpp"
+#include "planner/expr/expr.hpp"
+
+namespace hindsight {
+
+/// The probe half of a hash join. Streams the probe child batch by batch against the table of `build` (which
+/// becomes its second child and is built on the first next()).
+/// Match condition: all key pairs equal (a NULL key never matches) and `residual` TRUE; the residual is over
+/// [probe columns..., build columns...] and may be null.
+/// Output: probe columns then build columns; Semi, Anti and NullAwareAnti output the probe columns only.
+/// Unmatched probe rows (ProbeOuter, FullOuter) follow the matches of their probe batch; unmatched build rows
+/// (BuildOuter, FullOuter) come after the probe side is exhausted.
+class HashJoinProbeOp : public ExecOperator {
+ public:
+  HashJoinProbeOp(ExecContext* ctx, int worker, std::unique_ptr<ExecOperator> probe_child,
+                  std::unique_ptr<HashJoinBuildOp> build, std::vector<int> probe_keys, JoinType type,
+                  ExprPtr residual);
+
+  JoinType join_type() const { return type_; }
+
+ protected:
+  bool next_impl(Batch& out) override;
+
+ private:
+  enum class Stage { Matches, UnmatchedProbe, BatchDone };
+  static constexpr uint32_t kUnstarted = UINT32_MAX - 1;
+
+  bool produce(Batch& out);
+  void start_build();
+  void start_probe_batch();
+  /// Appends key-matching (probe row, build row) pairs of the current batch until `limit` pairs or its end.
+  template <bool kSingleInt>
+  void collect_pairs(size_t limit);
+  void collect_pairs(size_t limit);
+  /// Marks probe_matched_ for rows with at least one key match (no residual).
+  template <bool kSingleInt>
+  void mark_key_matches();
+  /// Builds [probe cols, build cols] for the collected pairs into `out`; with a residual, keeps the passing pairs.
+  void emit_pairs(Batch& out);
+  /// Semi/Anti/NullAwareAnti: decides every row of the current batch and emits the kept ones.
+  void filter_probe_batch(Batch& out);
+  void emit_unmatched_probe(Batch& out);
+  bool emit_unmatched_build(Batch& out);
+
+  HashJoinBuildOp* build_;
+  std::vector<int> probe_keys_;
+  JoinType type_;
+  ExprPtr residual_;
+  bool single_int_key_ = false;
+  bool built_ = false;
+  bool probe_done_ = false;
+  bool track_probe_ = false;
+  bool track_build_ = false;
+
+  Batch probe_;
+  Stage stage_ = Stage::BatchDone;
+  size_t probe_row_ = 0;
+  uint32_t chain_ = kUnstarted;
+  std::vector<uint64_t> hashes_;
+  std::vector<uint32_t> heads_;  ///< first build row of each probe row's chain
+  std::vector<uint8_t> probe_null_;
+  bool probe_has_null_ = false;
+  std::vector<uint8_t> probe_matched_;
+  std::vector<uint8_t> build_matched_;
+  std::vector<uint32_t> pair_probe_, pair_build_, sel_;
+  std::vector<DataType> pair_types_;  ///< [probe types..., build types...]
+  Batch scratch_;
+  size_t build_tail_ = 0;
+};
+
+}  // namespace hindsight

@@ -1,0 +1,63 @@
+#include "planner/exec/operators/table_scan.hpp"
+
+#include <algorithm>
+
+#include "planner/common/error.hpp"
+#include "planner/exec/batch_gather.hpp"
+#include "planner/expr/evaluator.hpp"
+
+namespace hindsight {
+
+TableScanOp::TableScanOp(ExecContext* ctx, int worker, TablePtr table, std::vector<int> columns, ExprPtr filter,
+                         int64_t limit)
+    : ExecOperator("TableScan", ctx, worker),
+      table_(std::move(table)),
+      columns_(std::move(columns)),
+      filter_(std::move(filter)),
+      limit_(limit) {
+  HS_ASSERT(table_ != nullptr, "TableScanOp without a table");
+  for (int c : columns_) {
+    HS_ASSERT(c >= 0 && static_cast<size_t>(c) < table_->def.columns.size(), "scan column out of range");
+    output_types_.push_back(table_->def.columns[static_cast<size_t>(c)].type);
+  }
+  const size_t workers = static_cast<size_t>(std::max(ctx->workers, 1));
+  if (table_->def.distribution == DistributionKind::Replicated) {
+    if (!table_->buckets.empty()) buckets_.push_back(0);
+  } else {
+    for (size_t b = static_cast<size_t>(worker); b < table_->buckets.size(); b += workers) buckets_.push_back(b);
+  }
+}
+
+bool TableScanOp::next_impl(Batch& out) {
+  while (true) {
+    if (limit_ >= 0 && produced_ >= limit_) return false;
+    if (bucket_pos_ >= buckets_.size()) return false;
+    const auto& bucket = table_->buckets[buckets_[bucket_pos_]];
+    const size_t bucket_rows = bucket.empty() ? 0 : bucket[0].size();
+    if (row_pos_ >= bucket_rows) {
+      ++bucket_pos_;
+      row_pos_ = 0;
+      continue;
+    }
+    size_t end = std::min(bucket_rows, row_pos_ + kBatchSize);
+    if (!filter_ && limit_ >= 0) end = std::min(end, row_pos_ + static_cast<size_t>(limit_ - produced_));
+    Batch& target = filter_ ? slice_ : out;
+    reset_batch(target, output_types_);
+    for (size_t c = 0; c < columns_.size(); ++c)
+      append_range(target.columns[c], bucket[static_cast<size_t>(columns_[c])], row_pos_, end);
+    target.rows = end - row_pos_;
+    row_pos_ = end;
+    if (filter_) {
+      evaluate_filter(*filter_, slice_, sel_);
+      if (sel_.empty()) continue;
+      if (limit_ >= 0 && static_cast<int64_t>(sel_.size()) > limit_ - produced_)
+        sel_.resize(static_cast<size_t>(limit_ - produced_));
+      if (sel_.size() == slice_.rows) std::swap(out, slice_);
+      else gather_batch(slice_, sel_, out);
+    }
+    produced_ += static_cast<int64_t>(out.rows);
+    return true;
+  }
+}
+
+}  // namespace hindsight

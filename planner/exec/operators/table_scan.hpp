@@ -1,0 +1,36 @@
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "planner/exec/exec_operator.hpp"
+#include "planner/expr/expr.hpp"
+#include "planner/storage/table.hpp"
+
+namespace hindsight {
+
+/// Reads this worker's buckets of a table (buckets b with b % workers == worker; the single bucket of a
+/// Replicated table on every worker) in slices of kBatchSize rows.
+/// Output: the projected table columns, in `columns` order. `filter` (over that projected layout, may be null)
+/// keeps rows where it is TRUE; `limit` >= 0 stops this instance after that many output rows.
+class TableScanOp : public ExecOperator {
+ public:
+  TableScanOp(ExecContext* ctx, int worker, TablePtr table, std::vector<int> columns, ExprPtr filter,
+              int64_t limit = -1);
+
+ protected:
+  bool next_impl(Batch& out) override;
+
+ private:
+  TablePtr table_;
+  std::vector<int> columns_;
+  ExprPtr filter_;
+  int64_t limit_;
+  std::vector<size_t> buckets_;  ///< the buckets this worker reads
+  size_t bucket_pos_ = 0;        ///< index into buckets_
+  size_t row_pos_ = 0;           ///< next row within the current bucket
+  int64_t produced_ = 0;
+  Batch slice_;
+  std::vector<uint32_t> sel_;
+};
+
+}  // namespace hindsight

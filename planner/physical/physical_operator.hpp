@@ -1,0 +1,164 @@
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planner/exec/aggregate_spec.hpp"
+#include "planner/exec/exchange.hpp"
+#include "planner/exec/join_type.hpp"
+#include "planner/exec/sort_key.hpp"
+#include "planner/logical/logical_operator.hpp"
+#include "planner/physical/distribution.hpp"
+#include "planner/storage/table.hpp"
+
+namespace hindsight {
+
+enum class PhysicalOpKind : uint8_t {
+  TableScan, Filter, Project, HashJoin, NestedLoopJoin, HashAggregate, Sort, TopN, Limit, UnionAll, Values, Exchange
+};
+const char* physical_op_name(PhysicalOpKind k);
+
+/// How a join's inputs meet on the workers.
+enum class JoinDistribution : uint8_t {
+  Colocated,    ///< both sides already hashed alike on the join keys: no exchange
+  Reference,    ///< the build side is a replicated (reference) stream: no exchange
+  Broadcast,    ///< the build side is copied to every worker (memory x workers)
+  Partitioned,  ///< both sides repartitioned on the join keys
+  Single,       ///< both sides on one worker
+};
+const char* join_distribution_name(JoinDistribution d);
+
+class PhysicalOperator;
+using PhysicalPtr = std::unique_ptr<PhysicalOperator>;
+
+/// A node of the physical plan. Outputs are ColumnIds (as in the logical plan); the exec builder
+/// resolves them to positions. `logical_id` is the logical node it implements (0 for exchanges).
+class PhysicalOperator {
+ public:
+  PhysicalOperator(PhysicalOpKind kind, NodeId id) : kind(kind), id(id) {}
+  virtual ~PhysicalOperator() = default;
+  PhysicalOpKind kind;
+  NodeId id;
+  NodeId logical_id = 0;
+  std::vector<PhysicalPtr> children;
+  std::vector<ColumnId> outputs;
+  Distribution distribution;
+  double estimated_rows = -1;
+
+  virtual std::vector<OperatorParam> params(const PlanContext& ctx) const = 0;
+  template <class T>
+  T& as() {
+    check_kind(T::kKind);
+    return static_cast<T&>(*this);
+  }
+  template <class T>
+  const T& as() const {
+    check_kind(T::kKind);
+    return static_cast<const T&>(*this);
+  }
+
+ private:
+  void check_kind(PhysicalOpKind k) const;
+};
+
+#define HS_PHYSICAL_NODE(Name, Kind)                                          \
+  static constexpr PhysicalOpKind kKind = PhysicalOpKind::Kind;                   \
+  explicit Name(NodeId id) : PhysicalOperator(kKind, id) {}                   \
+  std::vector<OperatorParam> params(const PlanContext& ctx) const override;
+
+class PhysicalTableScan : public PhysicalOperator {
+ public:
+  HS_PHYSICAL_NODE(PhysicalTableScan, TableScan)
+  TablePtr table;
+  std::vector<int> columns;      ///< table column indices, one per output
+  std::vector<ExprPtr> filters;  ///< pushed-down conjuncts over the outputs
+};
+
+class PhysicalFilter : public PhysicalOperator {
+ public:
+  HS_PHYSICAL_NODE(PhysicalFilter, Filter)
+  std::vector<ExprPtr> conjuncts;
+};
+
+class PhysicalProject : public PhysicalOperator {
+ public:
+  HS_PHYSICAL_NODE(PhysicalProject, Project)
+  std::vector<ExprPtr> exprs;
+};
+
+/// children[0] = probe, children[1] = build. Output: probe ++ build (probe only for semi/anti).
+class PhysicalHashJoin : public PhysicalOperator {
+ public:
+  HS_PHYSICAL_NODE(PhysicalHashJoin, HashJoin)
+  JoinType type = JoinType::Inner;
+  JoinDistribution join_distribution = JoinDistribution::Partitioned;
+  std::vector<ColumnId> probe_keys, build_keys;
+  std::vector<ExprPtr> residual;
+};
+
+class PhysicalNestedLoopJoin : public PhysicalOperator {
+ public:
+  HS_PHYSICAL_NODE(PhysicalNestedLoopJoin, NestedLoopJoin)
+  JoinType type = JoinType::Inner;
+  std::vector<ExprPtr> condition;
+};
+
+/// Output: groups ++ aggregates (Final/Single) or groups ++ partial states (Partial, see
+/// HashAggregateOp for the state layout).
+class PhysicalHashAggregate : public PhysicalOperator {
+ public:
+  HS_PHYSICAL_NODE(PhysicalHashAggregate, HashAggregate)
+  AggregateMode mode = AggregateMode::Single;
+  std::vector<ColumnId> groups;
+  std::vector<AggregateCall> aggs;
+};
+
+struct PhysicalSortKey {
+  ColumnId column;
+  bool ascending;
+  bool nulls_first;
+};
+
+class PhysicalSort : public PhysicalOperator {
+ public:
+  HS_PHYSICAL_NODE(PhysicalSort, Sort)
+  std::vector<PhysicalSortKey> keys;
+};
+
+class PhysicalTopN : public PhysicalOperator {
+ public:
+  HS_PHYSICAL_NODE(PhysicalTopN, TopN)
+  std::vector<PhysicalSortKey> keys;
+  int64_t limit = 0;
+  int64_t offset = 0;
+};
+
+class PhysicalLimit : public PhysicalOperator {
+ public:
+  HS_PHYSICAL_NODE(PhysicalLimit, Limit)
+  int64_t limit = -1;
+  int64_t offset = 0;
+};
+
+class PhysicalUnionAll : public PhysicalOperator {
+ public:
+  HS_PHYSICAL_NODE(PhysicalUnionAll, UnionAll)
+};
+
+class PhysicalValues : public PhysicalOperator {
+ public:
+  HS_PHYSICAL_NODE(PhysicalValues, Values)
+  std::vector<std::vector<Value>> rows;
+};
+
+/// Moves rows between workers. Its output distribution says where they end up.
+class PhysicalExchange : public PhysicalOperator {
+ public:
+  HS_PHYSICAL_NODE(PhysicalExchange, Exchange)
+  ExchangeKind exchange = ExchangeKind::Gather;
+  std::vector<ColumnId> keys;  ///< Repartition
+};
+
+#undef HS_PHYSICAL_NODE
+
+}  // namespace hindsight

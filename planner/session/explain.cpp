@@ -1,0 +1,130 @@
+#include "planner/session/explain.hpp"
+
+#include <fmt/format.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace hindsight {
+
+namespace {
+
+std::string rows_text(double r) {
+  if (r < 0) return "?";
+  if (r >= 1e9) return fmt::format("{:.1f}G", r / 1e9);
+  if (r >= 1e6) return fmt::format("{:.1f}M", r / 1e6);
+  if (r >= 1e4) return fmt::format("{:.1f}k", r / 1e3);
+  return fmt::format("{:.0f}", r);
+}
+
+double q_error(double est, double actual) {
+  double e = std::max(est, 1.0), a = std::max(actual, 1.0);
+  return std::max(e / a, a / e);
+}
+
+std::string node_label(const PhysicalOperator& op) {
+  std::string name = physical_op_name(op.kind);
+  if (op.kind == PhysicalOpKind::Exchange) {
+    std::string k = exchange_kind_name(op.as<PhysicalExchange>().exchange);
+    for (size_t i = 1; i < k.size(); ++i) k[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(k[i])));
+    name = k;
+  }
+  return name;
+}
+
+void render(const PhysicalOperator& op, const CompiledQuery& cq, const ExecutedQuery* run, int depth, std::string& out) {
+  std::string line(static_cast<size_t>(depth) * 2, ' ');
+  line += node_label(op);
+  std::string details;
+  for (auto& p : op.params(cq.ctx)) {
+    if (op.kind == PhysicalOpKind::Exchange && p.key == "kind") continue;
+    details += fmt::format("{}{}: {}", details.empty() ? "" : "; ", p.key, p.value);
+  }
+  if (!details.empty()) line += " [" + details + "]";
+  line += fmt::format("  (est {} rows", rows_text(op.estimated_rows));
+  if (run) {
+    if (auto a = actual_rows(*run, op.id, op)) {
+      const auto& ids = run->exec->exec_ids_of.at(op.id);
+      const auto& st = run->stats.at(ids.back());
+      line += fmt::format(", actual {}{} rows, q-error {:.1f}, {:.1f} ms", st.complete ? "" : ">=", *a,
+                          q_error(op.estimated_rows, static_cast<double>(*a)), static_cast<double>(st.wall_ns) / 1e6);
+      int64_t mem = 0;
+      for (int id : ids) mem += run->stats.at(id).peak_memory;
+      if (mem > 0) line += ", mem " + format_bytes(mem);
+    } else {
+      line += ", not run";
+    }
+  }
+  line += ")";
+  out += line + "\n";
+  for (auto& c : op.children) render(*c, cq, run, depth + 1, out);
+}
+
+nlohmann::json logical_json(const LogicalOperator& op, const CompiledQuery& cq) {
+  nlohmann::json details = nlohmann::json::object();
+  for (auto& p : op.params(cq.ctx)) details[p.key] = p.value;
+  nlohmann::json node = {{"id", op.id},
+                         {"operator", logical_kind_name(op.kind)},
+                         {"details", details},
+                         {"signature", nullptr},
+                         {"group", nullptr},
+                         {"estimated_rows", op.estimated_rows},
+                         {"estimate_source", "model"},
+                         {"actual_rows", nullptr},
+                         {"children", nlohmann::json::array()}};
+  for (auto& c : op.children) node["children"].push_back(logical_json(*c, cq));
+  return node;
+}
+
+nlohmann::json physical_json(const PhysicalOperator& op, const CompiledQuery& cq, const ExecutedQuery* run) {
+  nlohmann::json details = nlohmann::json::object();
+  for (auto& p : op.params(cq.ctx)) details[p.key] = p.value;
+  details["distribution"] = op.distribution.to_string();
+  nlohmann::json node = {{"id", op.id},
+                         {"operator", physical_op_name(op.kind)},
+                         {"details", details},
+                         {"signature", nullptr},
+                         {"group", nullptr},
+                         {"estimated_rows", op.estimated_rows},
+                         {"estimate_source", "model"},
+                         {"actual_rows", nullptr},
+                         {"children", nlohmann::json::array()}};
+  if (run)
+    if (auto a = actual_rows(*run, op.id, op)) node["actual_rows"] = *a;
+  for (auto& c : op.children) node["children"].push_back(physical_json(*c, cq, run));
+  return node;
+}
+
+void shape_text(const PhysicalOperator& op, const PlanContext& ctx, std::string& out) {
+  out += physical_op_name(op.kind);
+  for (auto& p : op.params(ctx)) out += "|" + p.key + "=" + p.value;
+  out += "(";
+  for (auto& c : op.children) shape_text(*c, ctx, out);
+  out += ")";
+}
+
+}  // namespace
+
+std::string explain_text(const CompiledQuery& cq, const ExecutedQuery* run) {
+  std::string out;
+  render(*cq.physical, cq, run, 0, out);
+  if (run) {
+    out += fmt::format("planning {:.1f} ms, execution {:.1f} ms, peak memory {}, {} rows\n", cq.plan_ms, run->elapsed_ms,
+                       format_bytes(run->peak_memory), run->row_count());
+    if (run->error) out += "failed: " + run->error->format() + "\n";
+  }
+  return out;
+}
+
+nlohmann::json explain_json(const CompiledQuery& cq, const ExecutedQuery* run) {
+  return {{"logical", logical_json(*cq.logical, cq)}, {"physical", physical_json(*cq.physical, cq, run)}};
+}
+
+std::string plan_hash(const CompiledQuery& cq) {
+  std::string text;
+  shape_text(*cq.physical, cq.ctx, text);
+  return fmt::format("{:016x}", XXH3_64bits(text.data(), text.size()));
+}
+
+}  // namespace hindsight

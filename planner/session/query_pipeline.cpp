@@ -1,0 +1,100 @@
+#include "planner/session/query_pipeline.hpp"
+
+#include <chrono>
+
+#include "planner/common/error.hpp"
+#include "planner/optimizer/cardinality_model.hpp"
+
+namespace hindsight {
+
+namespace {
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, const std::string& sql,
+                                             const Settings& settings) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto cq = std::make_unique<CompiledQuery>();
+  cq->sql = sql;
+  Binder binder(db.catalog(), cq->ctx, sql);
+  BoundQuery bq = binder.bind_query(q);
+  cq->names = bq.names;
+  cq->outputs = bq.outputs;
+  cq->ast_links = binder.ast_links();
+  cq->logical = std::move(bq.plan);
+
+  RewriteContext rctx;
+  rctx.plan_ctx = &cq->ctx;
+  rctx.on_replace = [&](NodeId a, NodeId b, const char* rule) { cq->rewrite_links.push_back({a, b, rule}); };
+  RuleDriver driver(settings.disabled_rules);
+  cq->rules = driver.run(cq->logical, rctx);
+
+  CardinalityModel model([&](const TableDef& def) { return static_cast<double>(db.table(def.name)->row_count); });
+  model.estimate(*cq->logical);
+
+  PhysicalPlannerOptions opts;
+  opts.workers = settings.effective_workers();
+  opts.memory_limit = settings.memory_limit;
+  PhysicalPlanner planner(cq->ctx, opts, [&](const TableDef& def) { return db.table(def.name); });
+  cq->physical = planner.plan(*cq->logical);
+  cq->physical_links = planner.links();
+  cq->plan_ms = ms_since(t0);
+  return cq;
+}
+
+size_t ExecutedQuery::row_count() const {
+  size_t n = 0;
+  for (auto& b : batches) n += b.rows;
+  return n;
+}
+
+ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings) {
+  ExecutedQuery out;
+  MemoryTracker memory(settings.memory_limit);
+  ExecContext ctx;
+  ctx.memory = &memory;
+  ctx.workers = settings.effective_workers();
+  auto t0 = std::chrono::steady_clock::now();
+  if (settings.timeout_ms > 0) ctx.deadline = t0 + std::chrono::milliseconds(settings.timeout_ms);
+  FragmentScheduler scheduler(&ctx);
+  try {
+    out.exec = build_exec_plan(*cq.physical, cq.ctx, &ctx);
+    out.batches = scheduler.run(out.exec->fragments, out.exec->root_fragment);
+  } catch (const Error& e) {
+    out.error = e;
+  } catch (const std::bad_alloc&) {
+    out.error = Error(ErrorCode::MEMORY_LIMIT_EXCEEDED, "the process ran out of memory");
+  } catch (const std::exception& e) {
+    out.error = Error(ErrorCode::INTERNAL, e.what());
+  }
+  out.elapsed_ms = ms_since(t0);
+  for (ColumnId c : cq.outputs) out.types.push_back(cq.ctx.column(c).type);
+  scheduler.visit_operators([&](const ExecOperator& op) {
+    if (op.exec_id < 0) return;
+    auto it = out.stats.find(op.exec_id);
+    if (it == out.stats.end()) out.stats.emplace(op.exec_id, op.stats());
+    else it->second.merge(op.stats());
+  });
+  out.peak_memory = memory.peak();
+  // The buffers hold memory charged to the tracker that dies here: release them first.
+  if (out.exec) {
+    out.exec->buffers.clear();
+    out.exec->fragments.clear();
+    out.exec->builder.reset();
+  }
+  return out;
+}
+
+std::optional<uint64_t> actual_rows(const ExecutedQuery& run, NodeId physical_id, const PhysicalOperator& node) {
+  if (!run.exec) return std::nullopt;
+  auto it = run.exec->exec_ids_of.find(physical_id);
+  if (it == run.exec->exec_ids_of.end()) return std::nullopt;
+  int id = node.kind == PhysicalOpKind::Exchange ? it->second[0] : it->second.back();
+  auto s = run.stats.find(id);
+  if (s == run.stats.end()) return std::nullopt;
+  return node.kind == PhysicalOpKind::Exchange ? s->second.rows_in : s->second.rows_out;
+}
+
+}  // namespace hindsight

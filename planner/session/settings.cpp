@@ -1,0 +1,114 @@
+#include "planner/session/settings.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <thread>
+
+#include "planner/common/error.hpp"
+#include "planner/exec/memory_tracker.hpp"
+#include "planner/rewrite/rule_driver.hpp"
+
+namespace hindsight {
+
+int Settings::effective_workers() const {
+  if (workers > 0) return workers;
+  unsigned hw = std::thread::hardware_concurrency();
+  return hw == 0 ? 1 : static_cast<int>(hw);
+}
+
+std::vector<std::string> setting_names() {
+  return {"workers", "memory_limit", "disabled_rules", "cte_materialization", "timeout", "mapper_strict"};
+}
+
+namespace {
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+std::string trim(const std::string& s) {
+  size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+}  // namespace
+
+void apply_setting(Settings& s, const std::string& raw_name, const std::string& raw_value) {
+  std::string name = lower(trim(raw_name));
+  std::string value = trim(raw_value);
+  auto bad = [&](const std::string& expected) {
+    throw Error(ErrorCode::TYPE_ERROR, fmt::format("invalid value '{}' for setting {}: expected {}", value, name, expected));
+  };
+  if (name == "workers") {
+    try {
+      size_t used;
+      long v = std::stol(value, &used);
+      if (used != value.size() || v < 1 || v > 256) bad("an integer from 1 to 256");
+      s.workers = static_cast<int>(v);
+    } catch (const Error&) {
+      throw;
+    } catch (...) {
+      bad("an integer from 1 to 256");
+    }
+  } else if (name == "memory_limit") {
+    int64_t bytes;
+    if (!parse_byte_size(value, bytes) || bytes < 1024) bad("a size such as 256MB or 1GB (units B, KB, MB, GB), at least 1KB");
+    s.memory_limit = bytes;
+  } else if (name == "disabled_rules") {
+    std::set<std::string> rules;
+    auto known = rewrite_rule_names();
+    std::stringstream in(value);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+      item = lower(trim(item));
+      if (item.empty()) continue;
+      if (std::find(known.begin(), known.end(), item) == known.end()) {
+        std::string list;
+        for (auto& k : known) list += (list.empty() ? "" : ", ") + k;
+        throw Error(ErrorCode::TYPE_ERROR, fmt::format("unknown rewrite rule '{}' in disabled_rules (rules: {})", item, list));
+      }
+      rules.insert(item);
+    }
+    s.disabled_rules = std::move(rules);
+  } else if (name == "cte_materialization") {
+    std::string v = lower(value);
+    if (v == "always")
+      throw Error(ErrorCode::NOT_SUPPORTED, "cte_materialization = always: materialized CTEs are not implemented yet; "
+                                            "CTEs are inlined (auto)");
+    if (v != "auto") bad("auto");
+    s.cte_materialization = v;
+  } else if (name == "timeout") {
+    std::string v = lower(value);
+    double mult = 1;
+    if (v.size() > 2 && v.substr(v.size() - 2) == "ms") v.resize(v.size() - 2);
+    else if (!v.empty() && v.back() == 's') {
+      v.pop_back();
+      mult = 1000;
+    } else if (!v.empty() && v.back() == 'm') {
+      v.pop_back();
+      mult = 60000;
+    }
+    try {
+      size_t used;
+      double x = std::stod(v, &used);
+      if (used != v.size() || x < 0) bad("a duration such as 500ms, 30s or 2m (0 = none)");
+      s.timeout_ms = static_cast<int64_t>(x * mult);
+    } catch (const Error&) {
+      throw;
+    } catch (...) {
+      bad("a duration such as 500ms, 30s or 2m (0 = none)");
+    }
+  } else if (name == "mapper_strict") {
+    std::string v = lower(value);
+    if (v == "true" || v == "on" || v == "1") s.mapper_strict = true;
+    else if (v == "false" || v == "off" || v == "0") s.mapper_strict = false;
+    else bad("true or false");
+  } else {
+    std::string list;
+    for (auto& k : setting_names()) list += (list.empty() ? "" : ", ") + k;
+    throw Error(ErrorCode::BIND_ERROR, fmt::format("unknown setting '{}' (settings: {})", raw_name, list));
+  }
+}
+
+}  // namespace hindsight

@@ -1,0 +1,28 @@
+#pragma once
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace hindsight {
+
+/// Session settings, changed by `SET name = value` or `--set name=value`.
+struct Settings {
+  int workers = 0;                           ///< 0 = number of cores
+  int64_t memory_limit = 8LL << 30;          ///< bytes per query
+  std::set<std::string> disabled_rules;      ///< rewrite rule names
+  std::string cte_materialization = "auto";  ///< auto (inline) | always
+  int64_t timeout_ms = 0;                    ///< 0 = none
+  bool mapper_strict = false;
+
+  int effective_workers() const;
+};
+
+/// Applies one setting. Throws BIND_ERROR for an unknown name and TYPE_ERROR for a bad value
+/// (the message lists what is accepted).
+void apply_setting(Settings& s, const std::string& name, const std::string& value);
+
+/// "name=value" pairs as shown by --help.
+std::vector<std::string> setting_names();
+
+}  // namespace hindsight

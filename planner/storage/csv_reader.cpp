@@ -1,0 +1,182 @@
+#include "planner/storage/csv_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+
+#include "planner/common/error.hpp"
+#include "planner/storage/bucketing.hpp"
+#include "planner/storage/csv_tokenizer.hpp"
+#include "planner/storage/field_parser.hpp"
+#include "planner/storage/utf8.hpp"
+
+namespace hindsight {
+
+namespace {
+
+/// Rows read before sizing the bucket columns from the bytes they took.
+constexpr uint64_t kSampleRows = 65536;
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+
+std::vector<std::string> column_names(const TableDef& def) {
+  std::vector<std::string> names;
+  for (const auto& c : def.columns) names.push_back(c.name);
+  return names;
+}
+
+/// Parses records straight into the bucket each row belongs to (no intermediate batch).
+class CsvTableReader {
+ public:
+  CsvTableReader(const std::string& path, const TableDef& def)
+      : def_(def), tok_(path, column_names(def)), key_columns_(distribution_column_indexes(def)) {
+    buckets_ = def.distribution == DistributionKind::Replicated ? 1 : static_cast<uint32_t>(std::max(def.buckets, 1));
+    table_.def = def;
+    table_.buckets.resize(buckets_);
+    for (auto& b : table_.buckets)
+      for (const auto& c : def.columns) b.emplace_back(c.type);
+  }
+
+  Table read() {
+    const std::vector<CsvField>* fields = tok_.next();
+    if (!fields)
+      throw Error(ErrorCode::DATA_ERROR, fmt::format("empty file: missing header row for table '{}'", def_.name),
+                  SourcePos{tok_.path(), 1, 1});
+    check_header(*fields);
+    while ((fields = tok_.next())) {
+      convert_record(*fields);
+      if (rows_ == kSampleRows) reserve_estimate();
+    }
+    table_.row_count = rows_;
+    return std::move(table_);
+  }
+
+ private:
+  void check_field_count(const std::vector<CsvField>& fields) const {
+    size_t n = def_.columns.size();
+    if (fields.size() == n) return;
+    std::string msg = fmt::format("expected {} fields, found {} (table '{}')", n, fields.size(), def_.name);
+    if (fields.size() > n) tok_.fail(fields[n], msg);
+    CsvField at = fields.back();
+    if (!at.quoted) at.start = at.begin + at.len;  // where the missing comma should be
+    tok_.fail(at, msg);
+  }
+
+  void check_header(const std::vector<CsvField>& fields) {
+    check_field_count(fields);
+    for (size_t c = 0; c < fields.size(); ++c) {
+      std::string_view name = CsvTokenizer::text(fields[c], scratch_);
+      if (!iequals(name, def_.columns[c].name))
+        tok_.fail(fields[c], fmt::format("header field {} is '{}', expected column '{}' of table '{}'", c + 1,
+                                         printable_excerpt(name), def_.columns[c].name, def_.name));
+    }
+  }
+
+  /// Bucket of the row, by the rule of bucketing.hpp (the per-value hashes are the same functions).
+  uint32_t bucket_of_row(const std::vector<CsvField>& fields) {
+    if (buckets_ == 1) return 0;
+    if (def_.distribution == DistributionKind::Random) return static_cast<uint32_t>(rows_ % buckets_);
+    uint64_t h = 0;
+    for (int k : key_columns_) {
+      const CsvField& f = fields[static_cast<size_t>(k)];
+      const ColumnDef& cd = def_.columns[static_cast<size_t>(k)];
+      uint64_t vh = kNullHash;
+      if (!f.is_null()) {
+        std::string_view text = CsvTokenizer::text(f, scratch_);
+        switch (cd.type.physical()) {
+          case PhysicalKind::Int64: {
+            int64_t v;
+            if (!parse_int64_field(cd.type, text, v)) bad_value(f, cd, text);
+            vh = value_hash_int(v);
+            break;
+          }
+          case PhysicalKind::Double: {
+            double v;
+            if (!parse_double_field(text, v)) bad_value(f, cd, text);
+            vh = value_hash_double(v);
+            break;
+          }
+          case PhysicalKind::String:
+            vh = value_hash_string(text);
+            break;
+        }
+      }
+      h = hash_combine(h, vh);
+    }
+    return static_cast<uint32_t>(bucket_of(h, static_cast<int>(buckets_)));
+  }
+
+  void convert_record(const std::vector<CsvField>& fields) {
+    check_field_count(fields);
+    std::vector<ColumnVector>& cols = table_.buckets[bucket_of_row(fields)];
+    for (size_t c = 0; c < fields.size(); ++c) {
+      const CsvField& f = fields[c];
+      ColumnVector& col = cols[c];
+      const ColumnDef& cd = def_.columns[c];
+      if (f.is_null()) {
+        if (!cd.nullable)
+          tok_.fail(f, fmt::format("column '{}' is not nullable but the field is empty (NULL)", cd.name));
+        col.append_null();
+        continue;
+      }
+      std::string_view text = CsvTokenizer::text(f, scratch_);
+      switch (col.type.physical()) {
+        case PhysicalKind::Int64: {
+          int64_t v;
+          if (!parse_int64_field(cd.type, text, v)) bad_value(f, cd, text);
+          col.append_int(v);
+          break;
+        }
+        case PhysicalKind::Double: {
+          double v;
+          if (!parse_double_field(text, v)) bad_value(f, cd, text);
+          col.append_double(v);
+          break;
+        }
+        case PhysicalKind::String:
+          if (!is_valid_utf8(text))
+            tok_.fail(f, fmt::format("column '{}': invalid UTF-8 in '{}'", cd.name, printable_excerpt(text)));
+          col.strs.emplace_back(text);
+          if (col.has_nulls()) col.nulls.push_back(0);
+          break;
+      }
+    }
+    ++rows_;
+  }
+
+  [[noreturn]] void bad_value(const CsvField& f, const ColumnDef& cd, std::string_view text) const {
+    if (!is_valid_utf8(text))
+      tok_.fail(f, fmt::format("column '{}': invalid UTF-8 in '{}'", cd.name, printable_excerpt(text)));
+    tok_.fail(f,
+              fmt::format("column '{}': invalid {} value '{}'", cd.name, cd.type.to_string(), printable_excerpt(text)));
+  }
+
+  /// Sizes the bucket columns from the bytes per row seen so far, so that big loads rarely reallocate.
+  void reserve_estimate() {
+    uint64_t consumed = tok_.consumed();
+    if (consumed == 0 || tok_.file_size() < 2 * consumed) return;
+    double rows = static_cast<double>(tok_.file_size()) * static_cast<double>(rows_) / static_cast<double>(consumed);
+    auto per_bucket = static_cast<size_t>(rows * 1.03 / buckets_) + 64;
+    for (auto& b : table_.buckets)
+      for (auto& c : b) c.reserve(per_bucket);
+  }
+
+  const TableDef& def_;
+  CsvTokenizer tok_;
+  std::vector<int> key_columns_;
+  uint32_t buckets_ = 1;
+  uint64_t rows_ = 0;
+  std::string scratch_;
+  Table table_;
+};
+
+}  // namespace
+
+Table read_csv_table(const std::string& path, const TableDef& def) { return CsvTableReader(path, def).read(); }
+
+}  // namespace hindsight

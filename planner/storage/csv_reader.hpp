@@ -1,0 +1,20 @@
+#pragma once
+#include <string>
+
+#include "planner/catalog/table_def.hpp"
+#include "planner/storage/table.hpp"
+
+namespace hindsight {
+
+/// Reads a CSV file (RFC 4180 style) into a Table bucketed per `def` (see bucketing.hpp):
+/// - a header row is required and must name `def`'s columns in order (case-insensitive);
+/// - comma separator; fields may be double-quoted, with "" for a quote inside; quoted fields may span lines;
+/// - an empty unquoted field is NULL (an error for a non-nullable column); a quoted empty field is '' for VARCHAR;
+/// - \r\n line ends are accepted, a UTF-8 byte-order mark is skipped, blank lines are skipped;
+/// - values are parsed per column type (see field_parser.hpp); VARCHAR must be valid UTF-8.
+/// Any problem throws DATA_ERROR with SourcePos{path, line, col} (col: 1-based character column where the field
+/// starts) naming the column and the offending text; an unreadable file throws IO_ERROR.
+/// The result's data_version is left 0 (the loader sets it).
+Table read_csv_table(const std::string& path, const TableDef& def);
+
+}  // namespace hindsight

@@ -1,0 +1,42 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "planner/catalog/table_def.hpp"
+#include "planner/storage/table.hpp"
+
+namespace hindsight {
+
+/// Identity of a source file's contents as far as the cache can tell: its size and modification time.
+struct FileStamp {
+  uint64_t size = 0;
+  int64_t mtime_ns = 0;
+  bool operator==(const FileStamp& o) const { return size == o.size && mtime_ns == o.mtime_ns; }
+};
+
+/// stat()s `path`; false if it does not exist or cannot be inspected.
+bool stat_file(const std::string& path, FileStamp& out);
+
+/// Canonical text of what a cache depends on in `def`: column names, types, nullability and the distribution.
+std::string schema_fingerprint(const TableDef& def);
+
+/// Table::data_version for a table loaded from a source file with `stamp` under `def`.
+uint64_t data_version_of(const FileStamp& stamp, const TableDef& def);
+
+/// Where the binary cache of `csv_path` lives: "<csv_path>.hsc".
+std::string cache_path_for(const std::string& csv_path);
+
+/// Format version of the .hsc files; bump it when the layout changes (old caches are then ignored).
+constexpr uint32_t kTableCacheVersion = 1;
+
+/// Reads a cache written by write_table_cache. Returns nullopt (never throws, never trusts) if the file is missing,
+/// truncated, corrupt (checksum), of another format version, or was made from another source stamp or schema.
+/// The table's data_version is set.
+std::optional<Table> read_table_cache(const std::string& cache_path, const TableDef& def, const FileStamp& source);
+
+/// Writes `table` to `cache_path` atomically (temp file in the same folder, fsync, rename). Returns false and leaves
+/// nothing behind if it cannot (read-only folder, disk full...): the cache is an optimisation only.
+bool write_table_cache(const std::string& cache_path, const Table& table, const FileStamp& source);
+
+}  // namespace hindsight

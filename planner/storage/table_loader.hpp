@@ -1,0 +1,32 @@
+#pragma once
+#include <string>
+
+#include "planner/catalog/table_def.hpp"
+#include "planner/storage/table.hpp"
+#include "planner/storage/table_cache.hpp"
+
+namespace hindsight {
+
+struct LoadOptions {
+  bool use_cache = true;    ///< read "<csv>.hsc" when it matches the CSV and schema
+  bool write_cache = true;  ///< write "<csv>.hsc" after loading from CSV
+};
+
+/// What a load did (for tests, timings and EXPLAIN-style reporting).
+struct LoadInfo {
+  std::string source_path;
+  FileStamp stamp;
+  bool from_cache = false;
+  bool cache_written = false;
+  double seconds = 0;
+};
+
+/// Path of `def`'s source file: def.file, relative to `folder` unless absolute.
+std::string table_source_path(const std::string& folder, const TableDef& def);
+
+/// Loads one table: from its binary cache when valid, else from the CSV (then writes the cache).
+/// Sets row_count and data_version. Throws IO_ERROR (missing/unreadable file) or DATA_ERROR (bad CSV).
+TablePtr load_table(const std::string& folder, const TableDef& def, const LoadOptions& options = {},
+                    LoadInfo* info = nullptr);
+
+}  // namespace hindsight

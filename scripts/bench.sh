@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# make bench: TPC-H Q1-Q22 on Hindsight and on SQLite over the same generated data.
+#   scripts/bench.sh [BUILD_DIR]      env: SF (default 0.1), REPEAT (runs per query, default 3),
+#                                     TIMEOUT (seconds per run, default 300)
+# Data is generated once into BUILD_DIR/data/tpch-sf$SF and loaded once into the SQLite file
+# BUILD_DIR/data/tpch-sf$SF.sqlite; later runs reuse both.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${1:-build}
+SF=${SF:-0.1}
+BIN=$BUILD/hindsight
+DATA=$BUILD/data/tpch-sf$SF
+
+if [ ! -x "$BIN" ]; then
+  echo "bench: no executable $BIN (build first)"; exit 1
+fi
+if ! "$BIN" gen --help >/dev/null 2>&1; then
+  echo "bench: this build has no 'gen' command yet"; exit 1
+fi
+if [ ! -f "$DATA/catalog.json" ]; then
+  echo "bench: generating TPC-H SF $SF into $DATA"
+  rm -rf "$DATA.partial"
+  mkdir -p "$(dirname "$DATA")"
+  "$BIN" gen tpch --sf "$SF" --out "$DATA.partial"
+  rm -rf "$DATA"
+  mv "$DATA.partial" "$DATA"
+fi
+exec python3 "$ROOT/bench/tpch_vs_sqlite.py" --bin "$BIN" --data "$DATA" \
+  --sqlite-db "$BUILD/data/tpch-sf$SF.sqlite" --queries "$ROOT/tests/differential/tpch" \
+  --repeat "${REPEAT:-3}" --timeout "${TIMEOUT:-300}"

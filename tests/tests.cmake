@@ -1,0 +1,47 @@
+# Differential tests against SQLite and file-driven SQL tests; included by the top-level
+# CMakeLists.txt. They drive the `hindsight` CLI (DESIGN.md section 8) from Python 3 scripts
+# (standard library only).
+#
+# Test data is generated once per build tree by two fixture tests and reused by later runs:
+#   testdata/tpch-sf0.01        hindsight gen tpch --sf 0.01            (differential_uniform, sql_files)
+#   testdata/tpch-sf0.01-skew1  hindsight gen tpch --sf 0.01 --skew 1   (differential_skewed)
+# Delete a folder to regenerate it (e.g. after the generator changed).
+
+find_package(Python3 COMPONENTS Interpreter)
+if(NOT Python3_Interpreter_FOUND)
+  message(WARNING "python3 not found: differential and SQL file tests are not registered")
+  return()
+endif()
+
+set(HINDSIGHT_TESTDATA ${CMAKE_BINARY_DIR}/testdata)
+set(HINDSIGHT_DIFFERENTIAL ${CMAKE_SOURCE_DIR}/tests/differential/run_differential.py)
+set(HINDSIGHT_UNIFORM_DATA ${HINDSIGHT_TESTDATA}/tpch-sf0.01)
+set(HINDSIGHT_SKEWED_DATA ${HINDSIGHT_TESTDATA}/tpch-sf0.01-skew1)
+
+add_test(NAME gen_testdata_uniform
+  COMMAND ${Python3_EXECUTABLE} ${HINDSIGHT_DIFFERENTIAL} --bin $<TARGET_FILE:hindsight>
+          --sf 0.01 --workdir ${HINDSIGHT_UNIFORM_DATA} --gen-only)
+set_tests_properties(gen_testdata_uniform PROPERTIES FIXTURES_SETUP tpch_uniform TIMEOUT 900)
+
+add_test(NAME gen_testdata_skewed
+  COMMAND ${Python3_EXECUTABLE} ${HINDSIGHT_DIFFERENTIAL} --bin $<TARGET_FILE:hindsight>
+          --sf 0.01 --skew 1 --workdir ${HINDSIGHT_SKEWED_DATA} --gen-only)
+set_tests_properties(gen_testdata_skewed PROPERTIES FIXTURES_SETUP tpch_skewed TIMEOUT 900)
+
+# Each differential run keeps 2 processors busy (hindsight processes in parallel + SQLite).
+add_test(NAME differential_uniform
+  COMMAND ${Python3_EXECUTABLE} ${HINDSIGHT_DIFFERENTIAL} --bin $<TARGET_FILE:hindsight>
+          --sf 0.01 --workdir ${HINDSIGHT_UNIFORM_DATA} --jobs 2)
+set_tests_properties(differential_uniform PROPERTIES
+  FIXTURES_REQUIRED tpch_uniform TIMEOUT 900 PROCESSORS 2)
+
+add_test(NAME differential_skewed
+  COMMAND ${Python3_EXECUTABLE} ${HINDSIGHT_DIFFERENTIAL} --bin $<TARGET_FILE:hindsight>
+          --sf 0.01 --skew 1 --workdir ${HINDSIGHT_SKEWED_DATA} --jobs 2)
+set_tests_properties(differential_skewed PROPERTIES
+  FIXTURES_REQUIRED tpch_skewed TIMEOUT 900 PROCESSORS 2)
+
+add_test(NAME sql_files
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/sql/run_sql_tests.py --bin $<TARGET_FILE:hindsight>
+          --data ${HINDSIGHT_UNIFORM_DATA} --jobs 2 ${CMAKE_SOURCE_DIR}/tests/sql)
+set_tests_properties(sql_files PROPERTIES FIXTURES_REQUIRED tpch_uniform TIMEOUT 900 PROCESSORS 2)

@@ -1,0 +1,73 @@
+#include "planner/physical/physical_planner.hpp"
+
+#include <gtest/gtest.h>
+
+#include "planner/session/explain.hpp"
+#include "tests/unit/planner/tpch_fixture.hpp"
+
+namespace hindsight {
+namespace {
+
+using testing::compile;
+
+std::string physical(const std::string& sql, int workers = 4, int64_t memory_limit = 8LL << 30) {
+  Settings s;
+  s.workers = workers;
+  s.memory_limit = memory_limit;
+  auto cq = compile(sql, s);
+  return explain_text(*cq, nullptr);
+}
+
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(PhysicalPlannerTest, OrdersJoinLineitemOnOrderkeyIsColocated) {
+  std::string plan = physical("SELECT count(*) FROM orders, lineitem WHERE o_orderkey = l_orderkey");
+  EXPECT_NE(plan.find("distribution: colocated"), std::string::npos) << plan;
+  EXPECT_EQ(count(plan, "Repartition"), 0) << plan;
+  EXPECT_EQ(count(plan, "Broadcast"), 0) << plan;
+}
+
+TEST(PhysicalPlannerTest, JoinWithAReferenceTableNeedsNoExchange) {
+  std::string plan = physical("SELECT c_name, n_name FROM customer, nation WHERE c_nationkey = n_nationkey");
+  EXPECT_NE(plan.find("distribution: reference"), std::string::npos) << plan;
+  EXPECT_EQ(count(plan, "Repartition") + count(plan, "Broadcast"), 0) << plan;
+  EXPECT_EQ(count(plan, "Gather"), 1) << plan;
+}
+
+TEST(PhysicalPlannerTest, BuildTooLargeToCopyToEveryWorkerIsPartitioned) {
+  const char* q = "SELECT count(*) FROM lineitem, partsupp WHERE l_partkey = ps_partkey AND l_suppkey = ps_suppkey";
+  std::string roomy = physical(q);
+  EXPECT_NE(roomy.find("distribution: broadcast"), std::string::npos) << roomy;
+  // 8,000 partsupp rows x 16 bytes x 4 workers does not fit 1/8 of 1 MB: repartition both sides.
+  std::string tight = physical(q, 4, 1 << 20);
+  EXPECT_NE(tight.find("distribution: partitioned"), std::string::npos) << tight;
+  EXPECT_EQ(count(tight, "Repartition"), 2) << tight;
+}
+
+TEST(PhysicalPlannerTest, AggregationIsTwoPhaseUnlessAlreadyDistributedOnTheKeys) {
+  std::string two = physical("SELECT l_returnflag, count(*) FROM lineitem GROUP BY l_returnflag");
+  EXPECT_NE(two.find("mode: PARTIAL"), std::string::npos) << two;
+  EXPECT_NE(two.find("mode: FINAL"), std::string::npos) << two;
+  std::string one = physical("SELECT l_orderkey, count(*) FROM lineitem GROUP BY l_orderkey");
+  EXPECT_NE(one.find("mode: SINGLE"), std::string::npos) << one;
+  EXPECT_EQ(count(one, "Repartition"), 0) << one;
+}
+
+TEST(PhysicalPlannerTest, OrderByLimitBecomesTopNBelowAndAboveTheGather) {
+  std::string plan = physical("SELECT o_orderkey FROM orders ORDER BY o_totalprice DESC LIMIT 5");
+  EXPECT_EQ(count(plan, "TopN"), 2) << plan;
+  EXPECT_LT(plan.find("Gather"), plan.rfind("TopN")) << plan;
+}
+
+TEST(PhysicalPlannerTest, NotInBroadcastsItsBuildSide) {
+  std::string plan = physical("SELECT p_partkey FROM part WHERE p_size NOT IN (SELECT s_nationkey FROM supplier)");
+  EXPECT_NE(plan.find("NULL_AWARE_ANTI"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("distribution: broadcast"), std::string::npos) << plan;
+}
+
+}  // namespace
+}  // namespace hindsight

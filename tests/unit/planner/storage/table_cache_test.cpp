@@ -1,0 +1,175 @@
+#include "planner/storage/table_cache.hpp"
+
+#include <gtest/gtest.h>
+
+#include "planner/storage/table_loader.hpp"
+#include "storage_test_util.hpp"
+
+namespace hindsight {
+namespace {
+
+using storage_test::read_file;
+using storage_test::set_mtime;
+using storage_test::TempDir;
+using storage_test::write_file;
+
+TableDef mixed_def() {
+  TableDef t;
+  t.name = "mixed";
+  t.file = "mixed.csv";
+  t.columns = {{"k", DataType::bigint(), false},           {"flag", DataType::boolean(), true},
+               {"amount", DataType::decimal(12, 2), true}, {"d", DataType::date(), true},
+               {"x", DataType::float64(), true},           {"mode", DataType::varchar(), true},
+               {"note", DataType::varchar(), true},        {"same", DataType::integer(), false}};
+  t.distribution = DistributionKind::Hash;
+  t.distribution_columns = {"k"};
+  t.buckets = 4;
+  return t;
+}
+
+/// 3000 rows covering NULLs, empty strings, low-cardinality strings (dictionary) and unique ones (plain).
+std::string mixed_csv() {
+  std::string s = "k,flag,amount,d,x,mode,note,same\n";
+  for (int i = 0; i < 3000; ++i) {
+    s += std::to_string(i * 7919) + ",";
+    s += i % 11 == 0 ? "," : (i % 2 ? "true," : "false,");
+    s += i % 13 == 0 ? "," : std::to_string(i * 3 - 4000) + ".25,";
+    s += i % 17 == 0 ? "," : "1996-0" + std::to_string(1 + i % 9) + "-1" + std::to_string(i % 10) + ",";
+    s += i % 19 == 0 ? "," : std::to_string(i) + ".5e-1,";
+    s += i % 23 == 0 ? "," : (i % 29 == 0 ? "\"\"," : "MODE" + std::to_string(i % 5) + ",");
+    s += "note number " + std::to_string(i) + " with some words,";
+    s += "42\n";
+  }
+  return s;
+}
+
+void expect_same_table(const Table& a, const Table& b) {
+  ASSERT_EQ(a.row_count, b.row_count);
+  ASSERT_EQ(a.buckets.size(), b.buckets.size());
+  for (size_t bk = 0; bk < a.buckets.size(); ++bk) {
+    ASSERT_EQ(a.buckets[bk].size(), b.buckets[bk].size());
+    for (size_t c = 0; c < a.buckets[bk].size(); ++c) {
+      const ColumnVector &x = a.buckets[bk][c], &y = b.buckets[bk][c];
+      ASSERT_EQ(x.size(), y.size());
+      for (size_t r = 0; r < x.size(); ++r) {
+        ASSERT_EQ(x.is_null(r), y.is_null(r)) << "bucket " << bk << " column " << c << " row " << r;
+        if (!x.is_null(r)) {
+          ASSERT_TRUE(x.get(r) == y.get(r)) << x.get(r).to_string() << " vs " << y.get(r).to_string();
+        }
+      }
+    }
+  }
+}
+
+class TableCacheTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    write_file(dir_.file("mixed.csv"), mixed_csv());
+    set_mtime(csv(), 1000000000, 5);
+  }
+  std::string csv() const { return dir_.file("mixed.csv"); }
+  std::string cache() const { return cache_path_for(csv()); }
+  TablePtr load(LoadInfo& info, const TableDef& def = mixed_def()) { return load_table(dir_.path(), def, {}, &info); }
+
+  TempDir dir_;
+};
+
+TEST_F(TableCacheTest, FirstLoadWritesCacheAndSecondUsesIt) {
+  LoadInfo first, second;
+  TablePtr a = load(first);
+  EXPECT_FALSE(first.from_cache);
+  EXPECT_TRUE(first.cache_written);
+  EXPECT_EQ(first.source_path, csv());
+  EXPECT_EQ(cache(), csv() + ".hsc");
+  TablePtr b = load(second);
+  EXPECT_TRUE(second.from_cache);
+  EXPECT_FALSE(second.cache_written);
+  expect_same_table(*a, *b);
+  EXPECT_EQ(a->row_count, 3000u);
+  EXPECT_EQ(a->data_version, b->data_version);
+  EXPECT_NE(a->data_version, 0u);
+  // The binary form is smaller than the text.
+  EXPECT_LT(read_file(cache()).size(), read_file(csv()).size());
+}
+
+TEST_F(TableCacheTest, TouchingTheCsvInvalidatesTheCache) {
+  LoadInfo info;
+  TablePtr before = load(info);
+  set_mtime(csv(), 1000000000, 6);  // one nanosecond later, same size and content
+  TablePtr after = load(info);
+  EXPECT_FALSE(info.from_cache);
+  EXPECT_TRUE(info.cache_written);
+  EXPECT_NE(before->data_version, after->data_version);
+  expect_same_table(*before, *after);
+  load(info);
+  EXPECT_TRUE(info.from_cache);
+}
+
+TEST_F(TableCacheTest, CorruptOrTruncatedCacheIsIgnoredAndRewritten) {
+  LoadInfo info;
+  TablePtr good = load(info);
+  std::string bytes = read_file(cache());
+  std::string flipped = bytes;
+  flipped[flipped.size() / 2] ^= 0x5a;
+  write_file(cache(), flipped);
+  TablePtr again = load(info);
+  EXPECT_FALSE(info.from_cache);
+  EXPECT_TRUE(info.cache_written);
+  expect_same_table(*good, *again);
+  EXPECT_EQ(read_file(cache()), bytes);  // rewritten identically
+
+  write_file(cache(), bytes.substr(0, bytes.size() - 100));
+  load(info);
+  EXPECT_FALSE(info.from_cache);
+  write_file(cache(), "HSTCACHE");
+  load(info);
+  EXPECT_FALSE(info.from_cache);
+  write_file(cache(), "");
+  load(info);
+  EXPECT_FALSE(info.from_cache);
+  load(info);
+  EXPECT_TRUE(info.from_cache);
+}
+
+TEST_F(TableCacheTest, SchemaChangeInvalidatesTheCache) {
+  LoadInfo info;
+  load(info);
+  TableDef other = mixed_def();
+  other.buckets = 8;
+  TablePtr t = load(info, other);
+  EXPECT_FALSE(info.from_cache);
+  EXPECT_EQ(t->buckets.size(), 8u);
+  other.columns[6].nullable = false;
+  load(info, other);
+  EXPECT_FALSE(info.from_cache);
+  EXPECT_NE(schema_fingerprint(mixed_def()), schema_fingerprint(other));
+}
+
+TEST_F(TableCacheTest, ReaderRejectsOtherStampsDirectly) {
+  LoadInfo info;
+  load(info);
+  FileStamp stamp;
+  ASSERT_TRUE(stat_file(csv(), stamp));
+  EXPECT_TRUE(read_table_cache(cache(), mixed_def(), stamp).has_value());
+  FileStamp bigger = stamp;
+  bigger.size += 1;
+  EXPECT_FALSE(read_table_cache(cache(), mixed_def(), bigger).has_value());
+  EXPECT_FALSE(read_table_cache(dir_.file("nope.hsc"), mixed_def(), stamp).has_value());
+}
+
+TEST_F(TableCacheTest, FailedWriteLeavesNothingBehind) {
+  LoadInfo info;
+  TableDef def = mixed_def();
+  def.file = csv();  // absolute path: the folder argument is ignored
+  TablePtr t = load_table("", def, LoadOptions{false, false}, &info);
+  EXPECT_FALSE(info.cache_written);
+  EXPECT_FALSE(std::filesystem::exists(cache()));
+  EXPECT_FALSE(write_table_cache(dir_.file("no/such/dir/x.hsc"), *t, info.stamp));
+  ASSERT_TRUE(write_table_cache(cache(), *t, info.stamp));
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir_.path())) files += e.is_regular_file();
+  EXPECT_EQ(files, 2u);  // the CSV and its cache, no temp files
+}
+
+}  // namespace
+}  // namespace hindsight
