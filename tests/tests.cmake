@@ -45,3 +45,10 @@ add_test(NAME sql_files
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/sql/run_sql_tests.py --bin $<TARGET_FILE:hindsight>
           --data ${HINDSIGHT_UNIFORM_DATA} --jobs 2 ${CMAKE_SOURCE_DIR}/tests/sql)
 set_tests_properties(sql_files PROPERTIES FIXTURES_REQUIRED tpch_uniform TIMEOUT 900 PROCESSORS 2)
+
+# The CTE queries again with every CTE materialized (planned once, read by each reference).
+add_test(NAME differential_materialized_ctes
+  COMMAND ${Python3_EXECUTABLE} ${HINDSIGHT_DIFFERENTIAL} --bin $<TARGET_FILE:hindsight>
+          --sf 0.01 --workdir ${HINDSIGHT_UNIFORM_DATA} --jobs 2 --set cte_materialization=always --only "cte_|q15")
+set_tests_properties(differential_materialized_ctes PROPERTIES
+  FIXTURES_REQUIRED tpch_uniform TIMEOUT 900 PROCESSORS 2)

@@ -8,8 +8,8 @@
 
 namespace hindsight {
 
-Binder::Binder(const Catalog& catalog, PlanContext& ctx, const std::string& sql)
-    : catalog_(catalog), ctx_(ctx), sql_(sql) {}
+Binder::Binder(const Catalog& catalog, PlanContext& ctx, const std::string& sql, bool materialize_ctes)
+    : catalog_(catalog), ctx_(ctx), sql_(sql), materialize_ctes_(materialize_ctes) {}
 
 void Binder::fail(ErrorCode code, const sql::AstNode& at, const std::string& message) const {
   throw Error(code, message, SourcePos{"", at.span.line, at.span.col}, caret_excerpt(sql_, at.span.line, at.span.col));
@@ -180,6 +180,53 @@ LogicalPtr Binder::bind_from(const sql::TableRef& ref, Scope& scope, const Scope
   return join;
 }
 
+LogicalPtr Binder::bind_materialized_cte(const sql::BaseTableRef& ref, const sql::CommonTableExpr& def,
+                                         std::vector<std::map<std::string, Cte>>::reverse_iterator level_it,
+                                         Scope& scope, const std::string& qualifier) {
+  auto found = materialized_index_.find(&def);
+  int index;
+  if (found != materialized_index_.end()) {
+    index = found->second;
+  } else {
+    // Planned once, uncorrelated, seeing the CTEs defined before it.
+    size_t level = cte_scopes_.size() - 1 - static_cast<size_t>(std::distance(cte_scopes_.rbegin(), level_it));
+    auto saved = cte_scopes_;
+    cte_scopes_.resize(level + 1);
+    std::map<std::string, Cte> visible;
+    for (auto& [n, c] : cte_scopes_.back())
+      if (c.def->id < def.id) visible[n] = c;
+    cte_scopes_.back() = std::move(visible);
+    BoundQuery bq = bind_query(*def.query, nullptr);
+    cte_scopes_ = std::move(saved);
+    if (!def.column_aliases.empty() && def.column_aliases.size() != bq.outputs.size())
+      fail(ErrorCode::BIND_ERROR, def, fmt::format("WITH query '{}' has {} columns but {} aliases", def.name,
+                                                   bq.outputs.size(), def.column_aliases.size()));
+    MaterializedCte m;
+    m.name = def.name;
+    m.outputs = bq.outputs;
+    m.names = def.column_aliases.empty() ? bq.names : def.column_aliases;
+    m.plan = std::move(bq.plan);
+    index = static_cast<int>(materialized_.size());
+    materialized_.push_back(std::move(m));
+    materialized_index_[&def] = index;
+  }
+  const MaterializedCte& m = materialized_[static_cast<size_t>(index)];
+  auto r = make<LogicalCteRef>();
+  r->cte_index = index;
+  r->cte_name = m.name;
+  for (size_t i = 0; i < m.outputs.size(); ++i) {
+    const ColumnInfo& src = ctx_.column(m.outputs[i]);
+    ColumnInfo copy = src;
+    copy.name = m.names[i];
+    ColumnId id = ctx_.add_column(copy);
+    r->outputs.push_back(id);
+    r->producer_columns.push_back(m.outputs[i]);
+    scope.columns.push_back({qualifier, m.names[i], id, src.type});
+  }
+  link(ref, *r);
+  return r;
+}
+
 LogicalPtr Binder::bind_table(const sql::BaseTableRef& ref, Scope& scope, const Scope* outer) {
   std::string qualifier = ref.alias.empty() ? ref.name : ref.alias;
   // CTEs shadow tables; the innermost WITH wins.
@@ -187,6 +234,7 @@ LogicalPtr Binder::bind_table(const sql::BaseTableRef& ref, Scope& scope, const 
     auto found = it->find(ref.name);
     if (found == it->end()) continue;
     const sql::CommonTableExpr* def = found->second.def;
+    if (materialize_ctes_) return bind_materialized_cte(ref, *def, it, scope, qualifier);
     // Inline: every reference binds the body afresh (its own column ids). The body sees only the
     // CTEs defined before it, at its own level and outside.
     size_t level = cte_scopes_.size() - 1 - static_cast<size_t>(std::distance(cte_scopes_.rbegin(), it));

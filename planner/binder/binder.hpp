@@ -32,6 +32,14 @@ struct BoundQuery {
   std::vector<std::string> names;
 };
 
+/// A CTE planned once and read by every reference (cte_materialization = always).
+struct MaterializedCte {
+  std::string name;
+  LogicalPtr plan;
+  std::vector<ColumnId> outputs;
+  std::vector<std::string> names;
+};
+
 /// A link from an AST node to the logical operator it became (mapper stage "bind").
 struct AstLink {
   int ast_id;
@@ -45,7 +53,10 @@ struct AstLink {
 /// aggregate grouped by the correlation columns (correlated, equality correlations only).
 class Binder {
  public:
-  Binder(const Catalog& catalog, PlanContext& ctx, const std::string& sql);
+  /// `materialize_ctes`: plan each referenced CTE once (LogicalCteRef readers) instead of inlining it.
+  Binder(const Catalog& catalog, PlanContext& ctx, const std::string& sql, bool materialize_ctes = false);
+  /// The materialized CTEs, indexed by LogicalCteRef::cte_index (moved out by the caller).
+  std::vector<MaterializedCte>& materialized_ctes() { return materialized_; }
   BoundQuery bind_query(const sql::Query& q, const Scope* outer = nullptr);
   const std::vector<AstLink>& ast_links() const { return ast_links_; }
 
@@ -78,6 +89,9 @@ class Binder {
   BoundQuery bind_select(const sql::SelectCore& core, const sql::Query* order_owner, const Scope* outer);
   LogicalPtr bind_from(const sql::TableRef& ref, Scope& scope, const Scope* outer);
   LogicalPtr bind_table(const sql::BaseTableRef& ref, Scope& scope, const Scope* outer);
+  LogicalPtr bind_materialized_cte(const sql::BaseTableRef& ref, const sql::CommonTableExpr& def,
+                                   std::vector<std::map<std::string, Cte>>::reverse_iterator level_it, Scope& scope,
+                                   const std::string& qualifier);
   void bind_where(const sql::Expr& where, LogicalPtr& plan, const Scope& scope, std::vector<ExprPtr>* siphon,
                   const Scope* outer);
   AggKind aggregate_kind(const sql::FunctionCallExpr& f) const;
@@ -107,6 +121,9 @@ class Binder {
   std::vector<std::vector<ExprPtr>*> correlation_sinks_;
   std::vector<const Scope*> correlation_outer_;
   std::vector<bool> correlation_claimed_;
+  bool materialize_ctes_ = false;
+  std::vector<MaterializedCte> materialized_;
+  std::map<const sql::CommonTableExpr*, int> materialized_index_;
 };
 
 /// True when the AST expression contains an aggregate function call (not inside a subquery).

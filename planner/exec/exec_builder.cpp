@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "planner/common/error.hpp"
+#include "planner/exec/operators/cte_sink.hpp"
 #include "planner/exec/operators/exchange_sink.hpp"
 #include "planner/exec/operators/exchange_source.hpp"
 #include "planner/exec/operators/filter.hpp"
@@ -75,9 +76,37 @@ class Builder {
         add("ExchangeSink");
         add("ExchangeSource");
         break;
+      case PhysicalOpKind::CteScan: add("CteScan"); break;
       default: add(physical_op_name(op.kind));
     }
     for (auto& c : op.children) assign_ids(*c);
+  }
+
+  /// Creates the fragment that materializes CTE `index` (plan `root`) into its buffer.
+  void cte_fragment(int index, const PhysicalOperator* root) {
+    std::vector<DataType> types;
+    for (ColumnId c : root->outputs) types.push_back(ctx_.column(c).type);
+    auto buffer = std::make_shared<CteBuffer>(types, exec_ctx_->memory);
+    plan_.cte_buffers.push_back(buffer);
+    cte_roots_.push_back(root);
+    int id = static_cast<int>(plan_.fragments.size());
+    plan_.fragments.emplace_back();
+    int instances = root->distribution.is_single_instance() ? 1 : exec_ctx_->workers;
+    std::vector<int> deps;
+    collect_exchanges(*root, instances, deps);
+    Fragment& f = plan_.fragments[static_cast<size_t>(id)];
+    f.id = id;
+    f.instances = instances;
+    f.depends_on = deps;
+    int sink_id = static_cast<int>(plan_.nodes.size());
+    plan_.nodes.push_back({sink_id, root->id, "CteSink"});
+    f.make = [this, root, buffer, sink_id](int worker) -> std::unique_ptr<ExecOperator> {
+      auto s = std::make_unique<CteSinkOp>(exec_ctx_, worker, instantiate(*root, worker), buffer);
+      s->exec_id = sink_id;
+      return s;
+    };
+    plan_.cte_fragments.push_back(id);
+    (void)index;
   }
 
   /// Creates the fragment whose root is `root`; returns its id.
@@ -116,6 +145,8 @@ class Builder {
       deps.push_back(fragment(&child, buffer));
       return;
     }
+    if (op.kind == PhysicalOpKind::CteScan) instances_of_[op.id] = consumers;
+    if (op.kind == PhysicalOpKind::CteScan) deps.push_back(plan_.cte_fragments.at(static_cast<size_t>(op.as<PhysicalCteScan>().cte_index)));
     for (auto& c : op.children) collect_exchanges(*c, consumers, deps);
   }
 
@@ -207,6 +238,13 @@ class Builder {
         out = std::make_unique<ValuesOp>(exec_ctx_, w, std::move(batches));
         break;
       }
+      case PhysicalOpKind::CteScan: {
+        auto& c = op.as<PhysicalCteScan>();
+        const PhysicalOperator* producer = cte_roots_.at(static_cast<size_t>(c.cte_index));
+        out = std::make_unique<CteScanOp>(exec_ctx_, w, instances_of_.at(op.id), plan_.cte_buffers.at(static_cast<size_t>(c.cte_index)),
+                                          positions(c.producer_columns, producer->outputs));
+        break;
+      }
       case PhysicalOpKind::Exchange: {
         out = std::make_unique<ExchangeSourceOp>(exec_ctx_, w, buffers_.at(op.id));
         out->exec_id = ids[1];
@@ -222,15 +260,21 @@ class Builder {
   ExecPlan& plan_;
   std::map<NodeId, std::shared_ptr<ExchangeBuffer>> buffers_;
   std::map<const ExchangeBuffer*, NodeId> sink_owner_;
+  std::vector<const PhysicalOperator*> cte_roots_;
+  std::map<NodeId, int> instances_of_;  ///< CTE scans: instances of the fragment that holds them
 };
 
 }  // namespace
 
-std::unique_ptr<ExecPlan> build_exec_plan(const PhysicalOperator& root, const PlanContext& ctx, ExecContext* exec_ctx) {
+std::unique_ptr<ExecPlan> build_exec_plan(const PhysicalOperator& root, const PlanContext& ctx, ExecContext* exec_ctx,
+                                          const std::vector<const PhysicalOperator*>& ctes) {
   auto plan = std::make_unique<ExecPlan>();
   // The fragments' factories call back into the builder: the plan owns it.
   auto builder = std::make_shared<Builder>(ctx, exec_ctx, *plan);
   builder->assign_ids(root);
+  for (auto* c : ctes) builder->assign_ids(*c);
+  // CTEs may read earlier CTEs: produce them in definition order, before the query.
+  for (size_t i = 0; i < ctes.size(); ++i) builder->cte_fragment(static_cast<int>(i), ctes[i]);
   plan->root_fragment = builder->fragment(&root, nullptr);
   plan->builder = builder;
   return plan;

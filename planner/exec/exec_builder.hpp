@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "planner/exec/cte_buffer.hpp"
 #include "planner/exec/exchange.hpp"
 #include "planner/exec/fragment_scheduler.hpp"
 #include "planner/physical/physical_operator.hpp"
@@ -26,11 +27,15 @@ struct ExecPlan {
   std::vector<ExecNodeInfo> nodes;  ///< indexed by exec_id
   std::map<NodeId, std::vector<int>> exec_ids_of;  ///< physical id -> its exec ids
   std::vector<std::shared_ptr<ExchangeBuffer>> buffers;
+  std::vector<std::shared_ptr<CteBuffer>> cte_buffers;  ///< one per materialized CTE
+  std::vector<int> cte_fragments;                       ///< the fragment producing each CTE
   std::shared_ptr<void> builder;  ///< owns the state the fragments' factories read
 };
 
 /// Cuts the physical plan at its exchanges and prepares per-worker instantiation: column ids are
 /// resolved to positions, expressions bound to their input layouts.
-std::unique_ptr<ExecPlan> build_exec_plan(const PhysicalOperator& root, const PlanContext& ctx, ExecContext* exec_ctx);
+/// `ctes[i]` is the physical plan of materialized CTE i (read by PhysicalCteScan nodes).
+std::unique_ptr<ExecPlan> build_exec_plan(const PhysicalOperator& root, const PlanContext& ctx, ExecContext* exec_ctx,
+                                          const std::vector<const PhysicalOperator*>& ctes = {});
 
 }  // namespace hindsight

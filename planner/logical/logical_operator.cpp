@@ -17,6 +17,7 @@ const char* logical_kind_name(LogicalKind k) {
     case LogicalKind::Limit: return "Limit";
     case LogicalKind::UnionAll: return "UnionAll";
     case LogicalKind::Values: return "Values";
+    case LogicalKind::CteRef: return "CteRef";
   }
   return "?";
 }
@@ -107,6 +108,12 @@ std::vector<OperatorParam> LogicalUnionAll::params(const PlanContext&) const { r
 
 std::vector<OperatorParam> LogicalValues::params(const PlanContext&) const {
   return {{"rows", std::to_string(rows.size())}};
+}
+
+std::vector<OperatorParam> LogicalCteRef::params(const PlanContext& ctx) const {
+  std::string cols;
+  for (size_t i = 0; i < producer_columns.size(); ++i) cols += (i ? ", " : "") + ctx.display_name(producer_columns[i]);
+  return {{"cte", cte_name}, {"columns", cols}};
 }
 
 void split_conjuncts(ExprPtr e, std::vector<ExprPtr>& out) {

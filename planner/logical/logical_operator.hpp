@@ -11,7 +11,7 @@
 
 namespace hindsight {
 
-enum class LogicalKind : uint8_t { Get, Filter, Project, Join, Aggregate, Sort, Limit, UnionAll, Values };
+enum class LogicalKind : uint8_t { Get, Filter, Project, Join, Aggregate, Sort, Limit, UnionAll, Values, CteRef };
 const char* logical_kind_name(LogicalKind k);
 
 /// Join semantics of the logical plan. Output: left columns then right columns, except Semi/Anti
@@ -155,6 +155,18 @@ class LogicalValues : public LogicalOperator {
   static constexpr LogicalKind kKind = LogicalKind::Values;
   LogicalValues(NodeId id) : LogicalOperator(kKind, id) {}
   std::vector<std::vector<Value>> rows;
+  std::vector<OperatorParam> params(const PlanContext& ctx) const override;
+};
+
+/// Reads a materialized CTE (SET cte_materialization = always): the CTE's plan runs once and every
+/// reference reads its rows. outputs[i] is the producer's column producer_columns[i].
+class LogicalCteRef : public LogicalOperator {
+ public:
+  static constexpr LogicalKind kKind = LogicalKind::CteRef;
+  LogicalCteRef(NodeId id) : LogicalOperator(kKind, id) {}
+  int cte_index = -1;
+  std::string cte_name;
+  std::vector<ColumnId> producer_columns;
   std::vector<OperatorParam> params(const PlanContext& ctx) const override;
 };
 

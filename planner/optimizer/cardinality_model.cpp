@@ -90,6 +90,7 @@ double CardinalityModel::estimate(LogicalOperator& op) {
       for (double r : in) rows += r;
       break;
     case LogicalKind::Values: rows = static_cast<double>(op.as<LogicalValues>().rows.size()); break;
+    case LogicalKind::CteRef: rows = cte_rows_ ? cte_rows_(op.as<LogicalCteRef>().cte_index) : 1000; break;
   }
   op.estimated_rows = std::max(0.0, std::round(rows));
   return op.estimated_rows;

@@ -15,9 +15,12 @@ class CardinalityModel {
   explicit CardinalityModel(std::function<double(const TableDef&)> table_rows) : table_rows_(std::move(table_rows)) {}
   double estimate(LogicalOperator& op);
   static double selectivity(const Expr& conjunct);
+  /// Rows of materialized CTE i (its producer's estimate).
+  void set_cte_rows(std::function<double(int)> fn) { cte_rows_ = std::move(fn); }
 
  private:
   std::function<double(const TableDef&)> table_rows_;
+  std::function<double(int)> cte_rows_;
 };
 
 }  // namespace hindsight

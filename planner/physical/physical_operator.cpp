@@ -20,6 +20,7 @@ const char* physical_op_name(PhysicalOpKind k) {
     case PhysicalOpKind::UnionAll: return "UnionAll";
     case PhysicalOpKind::Values: return "Values";
     case PhysicalOpKind::Exchange: return "Exchange";
+    case PhysicalOpKind::CteScan: return "CteScan";
   }
   return "?";
 }
@@ -114,6 +115,9 @@ std::vector<OperatorParam> PhysicalUnionAll::params(const PlanContext&) const {
   return {{"inputs", std::to_string(children.size())}};
 }
 std::vector<OperatorParam> PhysicalValues::params(const PlanContext&) const { return {{"rows", std::to_string(rows.size())}}; }
+std::vector<OperatorParam> PhysicalCteScan::params(const PlanContext& ctx) const {
+  return {{"cte", cte_name}, {"columns", cols(producer_columns, ctx)}};
+}
 std::vector<OperatorParam> PhysicalExchange::params(const PlanContext& ctx) const {
   std::vector<OperatorParam> p{{"kind", exchange_kind_name(exchange)}};
   if (!keys.empty()) p.push_back({"keys", cols(keys, ctx)});

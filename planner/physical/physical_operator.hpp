@@ -14,7 +14,8 @@
 namespace hindsight {
 
 enum class PhysicalOpKind : uint8_t {
-  TableScan, Filter, Project, HashJoin, NestedLoopJoin, HashAggregate, Sort, TopN, Limit, UnionAll, Values, Exchange
+  TableScan, Filter, Project, HashJoin, NestedLoopJoin, HashAggregate, Sort, TopN, Limit, UnionAll, Values, Exchange,
+  CteScan
 };
 const char* physical_op_name(PhysicalOpKind k);
 
@@ -157,6 +158,15 @@ class PhysicalExchange : public PhysicalOperator {
   HS_PHYSICAL_NODE(PhysicalExchange, Exchange)
   ExchangeKind exchange = ExchangeKind::Gather;
   std::vector<ColumnId> keys;  ///< Repartition
+};
+
+/// Reads materialized CTE `cte_index`; outputs[i] is the producer's column producer_columns[i].
+class PhysicalCteScan : public PhysicalOperator {
+ public:
+  HS_PHYSICAL_NODE(PhysicalCteScan, CteScan)
+  int cte_index = -1;
+  std::string cte_name;
+  std::vector<ColumnId> producer_columns;
 };
 
 #undef HS_PHYSICAL_NODE

@@ -119,6 +119,16 @@ PhysicalPtr PhysicalPlanner::plan_node(const LogicalOperator& op) {
       u->distribution = all_single ? Distribution::replicated() : Distribution::any();
       return u;
     }
+    case LogicalKind::CteRef: {
+      auto& r = op.as<LogicalCteRef>();
+      auto scan = make<PhysicalCteScan>(&op);
+      scan->cte_index = r.cte_index;
+      scan->cte_name = r.cte_name;
+      scan->producer_columns = r.producer_columns;
+      scan->outputs = op.outputs;
+      scan->distribution = Distribution::any();
+      return scan;
+    }
     case LogicalKind::Values: {
       auto v = make<PhysicalValues>(&op);
       v->rows = op.as<LogicalValues>().rows;

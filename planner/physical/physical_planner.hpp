@@ -31,6 +31,8 @@ class PhysicalPlanner {
       : ctx_(ctx), options_(options), table_(std::move(table)) {}
   /// Plans `root`; the result delivers all rows on one worker (Single or Replicated).
   PhysicalPtr plan(const LogicalOperator& root);
+  /// Plans a materialized CTE's body: its rows stay where they are produced (no gather).
+  PhysicalPtr plan_cte(const LogicalOperator& root) { return plan_node(root); }
   const std::vector<PhysicalLink>& links() const { return links_; }
 
  private:

@@ -108,7 +108,12 @@ void shape_text(const PhysicalOperator& op, const PlanContext& ctx, std::string&
 
 std::string explain_text(const CompiledQuery& cq, const ExecutedQuery* run) {
   std::string out;
-  render(*cq.physical, cq, run, 0, out);
+  for (auto& c : cq.ctes) {
+    out += "CTE " + c.name + " (materialized):\n";
+    render(*c.physical, cq, run, 1, out);
+  }
+  if (!cq.ctes.empty()) out += "Query:\n";
+  render(*cq.physical, cq, run, cq.ctes.empty() ? 0 : 1, out);
   if (run) {
     out += fmt::format("planning {:.1f} ms, execution {:.1f} ms, peak memory {}, {} rows\n", cq.plan_ms, run->elapsed_ms,
                        format_bytes(run->peak_memory), run->row_count());
@@ -118,7 +123,13 @@ std::string explain_text(const CompiledQuery& cq, const ExecutedQuery* run) {
 }
 
 nlohmann::json explain_json(const CompiledQuery& cq, const ExecutedQuery* run) {
-  return {{"logical", logical_json(*cq.logical, cq)}, {"physical", physical_json(*cq.physical, cq, run)}};
+  nlohmann::json j = {{"logical", logical_json(*cq.logical, cq)}, {"physical", physical_json(*cq.physical, cq, run)}};
+  if (!cq.ctes.empty()) {
+    j["ctes"] = nlohmann::json::array();
+    for (auto& c : cq.ctes)
+      j["ctes"].push_back({{"name", c.name}, {"logical", logical_json(*c.logical, cq)}, {"physical", physical_json(*c.physical, cq, run)}});
+  }
+  return j;
 }
 
 std::string plan_hash(const CompiledQuery& cq) {

@@ -18,7 +18,7 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
   auto t0 = std::chrono::steady_clock::now();
   auto cq = std::make_unique<CompiledQuery>();
   cq->sql = sql;
-  Binder binder(db.catalog(), cq->ctx, sql);
+  Binder binder(db.catalog(), cq->ctx, sql, settings.cte_materialization == "always");
   BoundQuery bq = binder.bind_query(q);
   cq->names = bq.names;
   cq->outputs = bq.outputs;
@@ -29,15 +29,25 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
   rctx.plan_ctx = &cq->ctx;
   rctx.on_replace = [&](NodeId a, NodeId b, const char* rule) { cq->rewrite_links.push_back({a, b, rule}); };
   RuleDriver driver(settings.disabled_rules);
+  for (auto& m : binder.materialized_ctes()) {
+    CompiledCte c;
+    c.name = m.name;
+    c.logical = std::move(m.plan);
+    driver.run(c.logical, rctx);
+    cq->ctes.push_back(std::move(c));
+  }
   cq->rules = driver.run(cq->logical, rctx);
 
   CardinalityModel model([&](const TableDef& def) { return static_cast<double>(db.table(def.name)->row_count); });
+  model.set_cte_rows([&](int i) { return cq->ctes.at(static_cast<size_t>(i)).logical->estimated_rows; });
+  for (auto& c : cq->ctes) model.estimate(*c.logical);
   model.estimate(*cq->logical);
 
   PhysicalPlannerOptions opts;
   opts.workers = settings.effective_workers();
   opts.memory_limit = settings.memory_limit;
   PhysicalPlanner planner(cq->ctx, opts, [&](const TableDef& def) { return db.table(def.name); });
+  for (auto& c : cq->ctes) c.physical = planner.plan_cte(*c.logical);
   cq->physical = planner.plan(*cq->logical);
   cq->physical_links = planner.links();
   cq->plan_ms = ms_since(t0);
@@ -60,7 +70,9 @@ ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings) {
   if (settings.timeout_ms > 0) ctx.deadline = t0 + std::chrono::milliseconds(settings.timeout_ms);
   FragmentScheduler scheduler(&ctx);
   try {
-    out.exec = build_exec_plan(*cq.physical, cq.ctx, &ctx);
+    std::vector<const PhysicalOperator*> ctes;
+    for (auto& c : cq.ctes) ctes.push_back(c.physical.get());
+    out.exec = build_exec_plan(*cq.physical, cq.ctx, &ctx, ctes);
     out.batches = scheduler.run(out.exec->fragments, out.exec->root_fragment);
   } catch (const Error& e) {
     out.error = e;
@@ -81,6 +93,7 @@ ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings) {
   // The buffers hold memory charged to the tracker that dies here: release them first.
   if (out.exec) {
     out.exec->buffers.clear();
+    out.exec->cte_buffers.clear();
     out.exec->fragments.clear();
     out.exec->builder.reset();
   }

@@ -20,6 +20,13 @@ struct RewriteLink {
   std::string rule;
 };
 
+/// A materialized CTE: planned once, its rows read by every PhysicalCteScan of the query.
+struct CompiledCte {
+  std::string name;
+  LogicalPtr logical;
+  PhysicalPtr physical;
+};
+
 /// Everything compilation produced for one query: both plans, the links between stages, and the
 /// column names of the result.
 struct CompiledQuery {
@@ -27,6 +34,7 @@ struct CompiledQuery {
   PlanContext ctx;
   LogicalPtr logical;
   PhysicalPtr physical;
+  std::vector<CompiledCte> ctes;  ///< indexed by cte_index
   std::vector<std::string> names;
   std::vector<ColumnId> outputs;
   std::vector<AstLink> ast_links;

@@ -73,10 +73,7 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
     s.disabled_rules = std::move(rules);
   } else if (name == "cte_materialization") {
     std::string v = lower(value);
-    if (v == "always")
-      throw Error(ErrorCode::NOT_SUPPORTED, "cte_materialization = always: materialized CTEs are not implemented yet; "
-                                            "CTEs are inlined (auto)");
-    if (v != "auto") bad("auto");
+    if (v != "auto" && v != "always") bad("auto (inline every reference) or always (plan once, read at every reference)");
     s.cte_materialization = v;
   } else if (name == "timeout") {
     std::string v = lower(value);

@@ -96,6 +96,19 @@ bool prune(LogicalOperator& op, const std::set<ColumnId>& required) {
       for (auto& c : op.children) changed |= prune(*c, output_set(*c));
       return changed;
     case LogicalKind::Values: return false;
+    case LogicalKind::CteRef: {
+      auto& r = op.as<LogicalCteRef>();
+      std::vector<ColumnId> outs, prod;
+      for (size_t i = 0; i < r.outputs.size(); ++i)
+        if (required.count(r.outputs[i]) || (i + 1 == r.outputs.size() && outs.empty())) {
+          outs.push_back(r.outputs[i]);
+          prod.push_back(r.producer_columns[i]);
+        }
+      changed = outs.size() != r.outputs.size();
+      r.outputs = std::move(outs);
+      r.producer_columns = std::move(prod);
+      return changed;
+    }
   }
   refresh_outputs(op);
   return changed;

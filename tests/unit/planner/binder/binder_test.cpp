@@ -83,6 +83,22 @@ TEST(BinderTest, CteIsInlinedAtEveryReferenceWithFreshColumns) {
   EXPECT_EQ(cq->names, (std::vector<std::string>{"k", "k"}));
 }
 
+TEST(BinderTest, MaterializedCteIsPlannedOnceAndReadByEachReference) {
+  Settings s;
+  s.cte_materialization = "always";
+  auto cq = compile("WITH r AS (SELECT r_regionkey k FROM region) SELECT a.k, b.k FROM r a, r b WHERE a.k = b.k", s);
+  ASSERT_EQ(cq->ctes.size(), 1u);
+  std::string plan = plan_to_string(*cq->logical, cq->ctx);
+  EXPECT_EQ(plan.find("table=[region]"), std::string::npos) << plan;
+  size_t first = plan.find("CteRef cte=[r]");
+  ASSERT_NE(first, std::string::npos) << plan;
+  EXPECT_NE(plan.find("CteRef cte=[r]", first + 1), std::string::npos) << plan;
+  auto r = testing::run("SET cte_materialization = always; WITH r AS (SELECT r_regionkey k FROM region) "
+                        "SELECT count(*) FROM r a, r b WHERE a.k = b.k");
+  ASSERT_TRUE(r.ok()) << r.error->format();
+  EXPECT_EQ(r.executed.batches.at(0).columns.at(0).ints.at(0), 5);
+}
+
 TEST(BinderTest, UnionNeedsMatchingColumnCounts) {
   expect_error([] { compile("SELECT 1 UNION SELECT 1, 2"); }, ErrorCode::BIND_ERROR);
   auto cq = compile("SELECT n_nationkey FROM nation UNION ALL SELECT 1.5");

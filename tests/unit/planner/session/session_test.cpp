@@ -25,7 +25,9 @@ TEST(SettingsTest, ValidatesNamesAndValues) {
   expect_error([&] { apply_setting(s, "memory_limit", "lots"); }, ErrorCode::TYPE_ERROR);
   expect_error([&] { apply_setting(s, "disabled_rules", "no_such_rule"); }, ErrorCode::TYPE_ERROR);
   expect_error([&] { apply_setting(s, "colour", "blue"); }, ErrorCode::BIND_ERROR);
-  expect_error([&] { apply_setting(s, "cte_materialization", "always"); }, ErrorCode::NOT_SUPPORTED);
+  apply_setting(s, "cte_materialization", "always");
+  EXPECT_EQ(s.cte_materialization, "always");
+  expect_error([&] { apply_setting(s, "cte_materialization", "sometimes"); }, ErrorCode::TYPE_ERROR);
 }
 
 TEST(SessionTest, SetStatementsApplyToTheRestOfTheScript) {
