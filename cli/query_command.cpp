@@ -5,7 +5,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/result_format.hpp"
+#include "mapper/mapper_export.hpp"
 #include "planner/session/explain.hpp"
+#include "planner/session/plan_mapping.hpp"
 
 namespace hindsight::cli {
 
@@ -19,6 +21,7 @@ struct QueryOptions {
   std::string file;
   std::string sql;
   bool analyze = false;
+  bool all_groups = false;
 };
 
 void add_common(CLI::App* cmd, QueryOptions& o, const std::string& formats) {
@@ -39,8 +42,11 @@ void add_common(CLI::App* cmd, QueryOptions& o, const std::string& formats) {
   cmd->add_option("sql", o.sql, "The SQL text (or use -f)");
 }
 
+enum class Command { Query, Explain, Groups };
+
 /// Returns the exit code.
-int run(QueryOptions& o, bool explain) {
+int run(QueryOptions& o, Command command) {
+  const bool explain = command != Command::Query;
   const bool json = o.format == "json";
   auto fail = [&](const Error& e, const StatementResult* r) {
     std::cerr << e.format() << "\n";
@@ -81,8 +87,16 @@ int run(QueryOptions& o, bool explain) {
     StatementResult r = session.run_script(sql, explain, o.analyze);
     if (r.is_explain && r.compiled) {
       const ExecutedQuery* run = r.analyze ? &r.executed : nullptr;
-      if (json) std::cout << explain_json(*r.compiled, run).dump(2) << "\n";
-      else std::cout << explain_text(*r.compiled, run);
+      auto mapping = map_query(*r.compiled, run, session.settings());
+      if (command == Command::Groups) {
+        if (json) std::cout << mapper::to_json(mapping->mapper, !o.all_groups).dump(2) << "\n";
+        else if (o.format == "dot") std::cout << mapper::to_dot(mapping->mapper);
+        else std::cout << mapper::to_text(mapping->mapper, !o.all_groups);
+      } else if (json) {
+        std::cout << explain_json(*r.compiled, run, mapping.get()).dump(2) << "\n";
+      } else {
+        std::cout << explain_text(*r.compiled, run, mapping.get());
+      }
       if (r.error) std::cerr << r.error->format() << "\n";
       return r.error ? 1 : 0;
     }
@@ -105,13 +119,23 @@ void add_query_commands(CLI::App& app, int& exit_code) {
   e.format = "text";
   auto* query = app.add_subcommand("query", "Run a SQL query (or a script; SET statements apply to what follows) and print its rows");
   add_common(query, q, "table|csv|json");
-  query->callback([&exit_code] { exit_code = run(q, false); });
+  query->callback([&exit_code] { exit_code = run(q, Command::Query); });
 
   auto* explain = app.add_subcommand("explain", "Show the plan of a query: operators, estimated rows, and with --analyze "
                                                 "the actual rows, q-error and time of each operator");
   add_common(explain, e, "text|json");
   explain->add_flag("--analyze", e.analyze, "Run the query and show what each operator actually did");
-  explain->callback([&exit_code] { exit_code = run(e, true); });
+  explain->callback([&exit_code] { exit_code = run(e, Command::Explain); });
+
+  static QueryOptions g;
+  g.format = "text";
+  auto* groups = app.add_subcommand(
+      "groups", "Show the equivalence groups of a query: which AST nodes, logical, physical and executable operators "
+                "and signatures denote the same computation, the stages that linked them, and refused links");
+  add_common(groups, g, "text|json|dot");
+  groups->add_flag("--analyze", g.analyze, "Run the query and show the rows observed on each group");
+  groups->add_flag("--all", g.all_groups, "Also list groups with a single member");
+  groups->callback([&exit_code] { exit_code = run(g, Command::Groups); });
 }
 
 }  // namespace hindsight::cli

@@ -243,7 +243,7 @@ BoundQuery Binder::bind_select(const sql::SelectCore& core, const sql::Query* or
     for (auto& a : aggs) agg->outputs.push_back(a.out);
     pre->children.push_back(std::move(plan));
     agg->children.push_back(std::move(pre));
-    link(core, *agg);
+    // Not linked to the select core: the core is its final projection (a different schema).
     plan = std::move(agg);
 
     ec.intercept = [&, bind_agg](const sql::Expr& e) -> ExprPtr {

@@ -52,68 +52,56 @@ std::string expr_text(const Expr& e, const PlanContext& ctx) {
   return e.to_string(&name_of);
 }
 
-static std::string join_exprs(const std::vector<ExprPtr>& es, const PlanContext& ctx, const char* sep) {
-  std::string out;
-  for (size_t i = 0; i < es.size(); ++i) out += (i ? sep : "") + expr_text(*es[i], ctx);
+std::vector<OperatorParam> LogicalOperator::params(const PlanContext& ctx) const {
+  ExplainParamWriter w(ctx);
+  write_params(w);
+  std::vector<OperatorParam> out;
+  for (auto& [k, v] : w.params) out.push_back({k, v});
   return out;
 }
 
-std::vector<OperatorParam> LogicalGet::params(const PlanContext& ctx) const {
-  std::vector<OperatorParam> p{{"table", table.name}};
+void LogicalGet::write_params(ParamWriter& w) const {
+  w.text("table", table.name);
   std::string cols;
   for (size_t i = 0; i < columns.size(); ++i) cols += (i ? ", " : "") + table.columns[columns[i]].name;
-  p.push_back({"columns", cols});
-  if (!filters.empty()) p.push_back({"filter", join_exprs(filters, ctx, " AND ")});
-  return p;
+  w.display("columns", cols);
+  if (!filters.empty()) w.conjuncts("filter", filters);
 }
 
-std::vector<OperatorParam> LogicalFilter::params(const PlanContext& ctx) const {
-  return {{"predicate", join_exprs(conjuncts, ctx, " AND ")}};
+void LogicalFilter::write_params(ParamWriter& w) const { w.conjuncts("predicate", conjuncts); }
+
+void LogicalProject::write_params(ParamWriter& w) const { w.exprs("exprs", exprs); }
+
+void LogicalJoin::write_params(ParamWriter& w) const {
+  w.text("type", join_type_name(type));
+  w.conjuncts("condition", conditions);
 }
 
-std::vector<OperatorParam> LogicalProject::params(const PlanContext& ctx) const {
-  return {{"exprs", join_exprs(exprs, ctx, ", ")}};
+void LogicalAggregate::write_params(ParamWriter& w) const {
+  w.columns("groups", groups, false);
+  w.aggregates("aggregates", aggs);
 }
 
-std::vector<OperatorParam> LogicalJoin::params(const PlanContext& ctx) const {
-  std::vector<OperatorParam> p{{"type", join_type_name(type)}};
-  p.push_back({"condition", conditions.empty() ? "true" : join_exprs(conditions, ctx, " AND ")});
-  return p;
+void LogicalSort::write_params(ParamWriter& w) const { w.sort_keys("keys", keys); }
+
+void LogicalLimit::write_params(ParamWriter& w) const {
+  w.number("limit", limit);
+  w.number("offset", offset);
 }
 
-std::vector<OperatorParam> LogicalAggregate::params(const PlanContext& ctx) const {
-  std::string g, a;
-  for (size_t i = 0; i < groups.size(); ++i) g += (i ? ", " : "") + ctx.display_name(groups[i]);
-  for (size_t i = 0; i < aggs.size(); ++i) {
-    const auto& c = aggs[i];
-    a += (i ? ", " : "") + std::string(agg_kind_name(c.kind)) + "(" + (c.distinct ? "DISTINCT " : "") +
-         (c.arg == kInvalidColumn ? "*" : ctx.display_name(c.arg)) + ")";
-  }
-  return {{"groups", g}, {"aggregates", a}};
+void LogicalUnionAll::write_params(ParamWriter& w) const { w.number("inputs", static_cast<int64_t>(children.size())); }
+
+void LogicalValues::write_params(ParamWriter& w) const {
+  w.number("rows", static_cast<int64_t>(rows.size()));
+  std::string text;
+  for (auto& row : rows)
+    for (auto& v : row) text += v.to_sql() + ";";
+  w.text("values", text);
 }
 
-std::vector<OperatorParam> LogicalSort::params(const PlanContext& ctx) const {
-  std::string k;
-  for (size_t i = 0; i < keys.size(); ++i)
-    k += (i ? ", " : "") + ctx.display_name(keys[i].column) + (keys[i].ascending ? " ASC" : " DESC") +
-         (keys[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
-  return {{"keys", k}};
-}
-
-std::vector<OperatorParam> LogicalLimit::params(const PlanContext&) const {
-  return {{"limit", limit < 0 ? "all" : std::to_string(limit)}, {"offset", std::to_string(offset)}};
-}
-
-std::vector<OperatorParam> LogicalUnionAll::params(const PlanContext&) const { return {{"inputs", std::to_string(children.size())}}; }
-
-std::vector<OperatorParam> LogicalValues::params(const PlanContext&) const {
-  return {{"rows", std::to_string(rows.size())}};
-}
-
-std::vector<OperatorParam> LogicalCteRef::params(const PlanContext& ctx) const {
-  std::string cols;
-  for (size_t i = 0; i < producer_columns.size(); ++i) cols += (i ? ", " : "") + ctx.display_name(producer_columns[i]);
-  return {{"cte", cte_name}, {"columns", cols}};
+void LogicalCteRef::write_params(ParamWriter& w) const {
+  w.display("cte", cte_name);
+  w.columns("columns", producer_columns, true);
 }
 
 void split_conjuncts(ExprPtr e, std::vector<ExprPtr>& out) {

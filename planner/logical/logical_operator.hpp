@@ -7,6 +7,7 @@
 #include "planner/catalog/table_def.hpp"
 #include "planner/common/error.hpp"
 #include "planner/expr/expr.hpp"
+#include "planner/logical/param_writer.hpp"
 #include "planner/logical/plan_context.hpp"
 
 namespace hindsight {
@@ -42,8 +43,11 @@ class LogicalOperator {
   std::vector<ColumnId> outputs;
   double estimated_rows = -1;  ///< filled by the estimator
 
-  /// Semantic parameters (no ids, no aliases), in a fixed order.
-  virtual std::vector<OperatorParam> params(const PlanContext& ctx) const = 0;
+  /// Writes the operator's semantic parameters (no ids, no aliases) in a fixed order: the one
+  /// list EXPLAIN and the signature encoder both read.
+  virtual void write_params(ParamWriter& w) const = 0;
+  /// The parameters as EXPLAIN text.
+  std::vector<OperatorParam> params(const PlanContext& ctx) const;
 
   template <class T>
   T& as() {
@@ -70,7 +74,7 @@ class LogicalGet : public LogicalOperator {
   std::string alias;
   std::vector<int> columns;
   std::vector<ExprPtr> filters;
-  std::vector<OperatorParam> params(const PlanContext& ctx) const override;
+  void write_params(ParamWriter& w) const override;
 };
 
 class LogicalFilter : public LogicalOperator {
@@ -78,7 +82,7 @@ class LogicalFilter : public LogicalOperator {
   static constexpr LogicalKind kKind = LogicalKind::Filter;
   LogicalFilter(NodeId id) : LogicalOperator(kKind, id) {}
   std::vector<ExprPtr> conjuncts;
-  std::vector<OperatorParam> params(const PlanContext& ctx) const override;
+  void write_params(ParamWriter& w) const override;
 };
 
 /// Computes exprs[i] into outputs[i].
@@ -87,7 +91,7 @@ class LogicalProject : public LogicalOperator {
   static constexpr LogicalKind kKind = LogicalKind::Project;
   LogicalProject(NodeId id) : LogicalOperator(kKind, id) {}
   std::vector<ExprPtr> exprs;
-  std::vector<OperatorParam> params(const PlanContext& ctx) const override;
+  void write_params(ParamWriter& w) const override;
 };
 
 /// children[0] = left, children[1] = right. `conditions` are conjuncts (empty = cross product).
@@ -97,7 +101,7 @@ class LogicalJoin : public LogicalOperator {
   LogicalJoin(NodeId id) : LogicalOperator(kKind, id) {}
   LogicalJoinType type = LogicalJoinType::Inner;
   std::vector<ExprPtr> conditions;
-  std::vector<OperatorParam> params(const PlanContext& ctx) const override;
+  void write_params(ParamWriter& w) const override;
 };
 
 struct AggregateCall {
@@ -115,7 +119,7 @@ class LogicalAggregate : public LogicalOperator {
   LogicalAggregate(NodeId id) : LogicalOperator(kKind, id) {}
   std::vector<ColumnId> groups;
   std::vector<AggregateCall> aggs;
-  std::vector<OperatorParam> params(const PlanContext& ctx) const override;
+  void write_params(ParamWriter& w) const override;
 };
 
 struct SortKeyRef {
@@ -129,7 +133,7 @@ class LogicalSort : public LogicalOperator {
   static constexpr LogicalKind kKind = LogicalKind::Sort;
   LogicalSort(NodeId id) : LogicalOperator(kKind, id) {}
   std::vector<SortKeyRef> keys;
-  std::vector<OperatorParam> params(const PlanContext& ctx) const override;
+  void write_params(ParamWriter& w) const override;
 };
 
 class LogicalLimit : public LogicalOperator {
@@ -138,7 +142,7 @@ class LogicalLimit : public LogicalOperator {
   LogicalLimit(NodeId id) : LogicalOperator(kKind, id) {}
   int64_t limit = -1;  ///< -1 = no limit (OFFSET only)
   int64_t offset = 0;
-  std::vector<OperatorParam> params(const PlanContext& ctx) const override;
+  void write_params(ParamWriter& w) const override;
 };
 
 /// UNION ALL: child i's outputs map positionally onto this operator's outputs.
@@ -146,7 +150,7 @@ class LogicalUnionAll : public LogicalOperator {
  public:
   static constexpr LogicalKind kKind = LogicalKind::UnionAll;
   LogicalUnionAll(NodeId id) : LogicalOperator(kKind, id) {}
-  std::vector<OperatorParam> params(const PlanContext& ctx) const override;
+  void write_params(ParamWriter& w) const override;
 };
 
 /// Constant rows (SELECT without FROM produces one row of no columns).
@@ -155,7 +159,7 @@ class LogicalValues : public LogicalOperator {
   static constexpr LogicalKind kKind = LogicalKind::Values;
   LogicalValues(NodeId id) : LogicalOperator(kKind, id) {}
   std::vector<std::vector<Value>> rows;
-  std::vector<OperatorParam> params(const PlanContext& ctx) const override;
+  void write_params(ParamWriter& w) const override;
 };
 
 /// Reads a materialized CTE (SET cte_materialization = always): the CTE's plan runs once and every
@@ -167,7 +171,7 @@ class LogicalCteRef : public LogicalOperator {
   int cte_index = -1;
   std::string cte_name;
   std::vector<ColumnId> producer_columns;
-  std::vector<OperatorParam> params(const PlanContext& ctx) const override;
+  void write_params(ParamWriter& w) const override;
 };
 
 /// Splits AND trees into conjuncts (moves).

@@ -51,77 +51,63 @@ std::string Distribution::to_string() const {
   return "?";
 }
 
-namespace {
-std::string exprs_text(const std::vector<ExprPtr>& es, const PlanContext& ctx, const char* sep) {
-  std::string out;
-  for (size_t i = 0; i < es.size(); ++i) out += (i ? sep : "") + expr_text(*es[i], ctx);
+std::vector<OperatorParam> PhysicalOperator::params(const PlanContext& ctx) const {
+  ExplainParamWriter w(ctx);
+  write_params(w);
+  std::vector<OperatorParam> out;
+  for (auto& [k, v] : w.params) out.push_back({k, v});
   return out;
 }
-std::string cols(const std::vector<ColumnId>& ids, const PlanContext& ctx) {
-  std::string out;
-  for (size_t i = 0; i < ids.size(); ++i) out += (i ? ", " : "") + ctx.display_name(ids[i]);
-  return out;
-}
-std::string sort_keys_text(const std::vector<PhysicalSortKey>& ks, const PlanContext& ctx) {
-  std::string out;
-  for (size_t i = 0; i < ks.size(); ++i)
-    out += (i ? ", " : "") + ctx.display_name(ks[i].column) + (ks[i].ascending ? " ASC" : " DESC") +
-           (ks[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
-  return out;
-}
-std::string aggs_text(const std::vector<AggregateCall>& as, const PlanContext& ctx) {
-  std::string out;
-  for (size_t i = 0; i < as.size(); ++i)
-    out += (i ? ", " : "") + std::string(agg_kind_name(as[i].kind)) + "(" + (as[i].distinct ? "DISTINCT " : "") +
-           (as[i].arg == kInvalidColumn ? "*" : ctx.display_name(as[i].arg)) + ")";
-  return out;
-}
-}  // namespace
 
-std::vector<OperatorParam> PhysicalTableScan::params(const PlanContext& ctx) const {
-  std::vector<OperatorParam> p{{"table", table->def.name}};
+void PhysicalTableScan::write_params(ParamWriter& w) const {
+  w.text("table", table->def.name);
   std::string c;
   for (size_t i = 0; i < columns.size(); ++i) c += (i ? ", " : "") + table->def.columns[columns[i]].name;
-  p.push_back({"columns", c});
-  if (!filters.empty()) p.push_back({"filter", exprs_text(filters, ctx, " AND ")});
-  return p;
+  w.display("columns", c);
+  if (!filters.empty()) w.conjuncts("filter", filters);
 }
-std::vector<OperatorParam> PhysicalFilter::params(const PlanContext& ctx) const {
-  return {{"predicate", exprs_text(conjuncts, ctx, " AND ")}};
+void PhysicalFilter::write_params(ParamWriter& w) const { w.conjuncts("predicate", conjuncts); }
+void PhysicalProject::write_params(ParamWriter& w) const { w.exprs("exprs", exprs); }
+void PhysicalHashJoin::write_params(ParamWriter& w) const {
+  w.text("type", join_type_name(type));
+  w.text("distribution", join_distribution_name(join_distribution));
+  w.key_pairs("keys", probe_keys, build_keys);
+  if (!residual.empty()) w.conjuncts("residual", residual);
 }
-std::vector<OperatorParam> PhysicalProject::params(const PlanContext& ctx) const { return {{"exprs", exprs_text(exprs, ctx, ", ")}}; }
-std::vector<OperatorParam> PhysicalHashJoin::params(const PlanContext& ctx) const {
-  std::string k;
-  for (size_t i = 0; i < probe_keys.size(); ++i)
-    k += (i ? ", " : "") + ctx.display_name(probe_keys[i]) + " = " + ctx.display_name(build_keys[i]);
-  std::vector<OperatorParam> p{{"type", join_type_name(type)}, {"distribution", join_distribution_name(join_distribution)}, {"keys", k}};
-  if (!residual.empty()) p.push_back({"residual", exprs_text(residual, ctx, " AND ")});
-  return p;
+void PhysicalNestedLoopJoin::write_params(ParamWriter& w) const {
+  w.text("type", join_type_name(type));
+  w.conjuncts("condition", condition);
 }
-std::vector<OperatorParam> PhysicalNestedLoopJoin::params(const PlanContext& ctx) const {
-  return {{"type", join_type_name(type)}, {"condition", condition.empty() ? "true" : exprs_text(condition, ctx, " AND ")}};
+void PhysicalHashAggregate::write_params(ParamWriter& w) const {
+  w.text("mode", aggregate_mode_name(mode));
+  w.columns("groups", groups, false);
+  w.aggregates("aggregates", aggs);
 }
-std::vector<OperatorParam> PhysicalHashAggregate::params(const PlanContext& ctx) const {
-  return {{"mode", aggregate_mode_name(mode)}, {"groups", cols(groups, ctx)}, {"aggregates", aggs_text(aggs, ctx)}};
+void PhysicalSort::write_params(ParamWriter& w) const { w.sort_keys("keys", keys); }
+void PhysicalTopN::write_params(ParamWriter& w) const {
+  w.sort_keys("keys", keys);
+  w.number("limit", limit);
+  w.number("offset", offset);
 }
-std::vector<OperatorParam> PhysicalSort::params(const PlanContext& ctx) const { return {{"keys", sort_keys_text(keys, ctx)}}; }
-std::vector<OperatorParam> PhysicalTopN::params(const PlanContext& ctx) const {
-  return {{"keys", sort_keys_text(keys, ctx)}, {"limit", std::to_string(limit)}, {"offset", std::to_string(offset)}};
+void PhysicalLimit::write_params(ParamWriter& w) const {
+  w.number("limit", limit);
+  w.number("offset", offset);
 }
-std::vector<OperatorParam> PhysicalLimit::params(const PlanContext&) const {
-  return {{"limit", limit < 0 ? "all" : std::to_string(limit)}, {"offset", std::to_string(offset)}};
+void PhysicalUnionAll::write_params(ParamWriter& w) const { w.number("inputs", static_cast<int64_t>(children.size())); }
+void PhysicalValues::write_params(ParamWriter& w) const {
+  w.number("rows", static_cast<int64_t>(rows.size()));
+  std::string text;
+  for (auto& row : rows)
+    for (auto& v : row) text += v.to_sql() + ";";
+  w.text("values", text);
 }
-std::vector<OperatorParam> PhysicalUnionAll::params(const PlanContext&) const {
-  return {{"inputs", std::to_string(children.size())}};
+void PhysicalCteScan::write_params(ParamWriter& w) const {
+  w.display("cte", cte_name);
+  w.columns("columns", producer_columns, true);
 }
-std::vector<OperatorParam> PhysicalValues::params(const PlanContext&) const { return {{"rows", std::to_string(rows.size())}}; }
-std::vector<OperatorParam> PhysicalCteScan::params(const PlanContext& ctx) const {
-  return {{"cte", cte_name}, {"columns", cols(producer_columns, ctx)}};
-}
-std::vector<OperatorParam> PhysicalExchange::params(const PlanContext& ctx) const {
-  std::vector<OperatorParam> p{{"kind", exchange_kind_name(exchange)}};
-  if (!keys.empty()) p.push_back({"keys", cols(keys, ctx)});
-  return p;
+void PhysicalExchange::write_params(ParamWriter& w) const {
+  w.text("kind", exchange_kind_name(exchange));
+  if (!keys.empty()) w.columns("keys", keys, true);
 }
 
 }  // namespace hindsight

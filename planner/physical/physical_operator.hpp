@@ -46,7 +46,9 @@ class PhysicalOperator {
   Distribution distribution;
   double estimated_rows = -1;
 
-  virtual std::vector<OperatorParam> params(const PlanContext& ctx) const = 0;
+  /// Semantic parameters, written once for EXPLAIN and signatures (see ParamWriter).
+  virtual void write_params(ParamWriter& w) const = 0;
+  std::vector<OperatorParam> params(const PlanContext& ctx) const;
   template <class T>
   T& as() {
     check_kind(T::kKind);
@@ -65,7 +67,7 @@ class PhysicalOperator {
 #define HS_PHYSICAL_NODE(Name, Kind)                                          \
   static constexpr PhysicalOpKind kKind = PhysicalOpKind::Kind;                   \
   explicit Name(NodeId id) : PhysicalOperator(kKind, id) {}                   \
-  std::vector<OperatorParam> params(const PlanContext& ctx) const override;
+  void write_params(ParamWriter& w) const override;
 
 class PhysicalTableScan : public PhysicalOperator {
  public:
@@ -114,11 +116,7 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::vector<AggregateCall> aggs;
 };
 
-struct PhysicalSortKey {
-  ColumnId column;
-  bool ascending;
-  bool nulls_first;
-};
+using PhysicalSortKey = SortKeyRef;
 
 class PhysicalSort : public PhysicalOperator {
  public:

@@ -242,9 +242,9 @@ PhysicalPtr PhysicalPlanner::plan_aggregate(const LogicalOperator& op) {
                                   : exchange(std::move(child), ExchangeKind::Repartition, a.groups);
     return single(std::move(moved));
   }
+  // The partial aggregate computes per-worker partial states, not the aggregate's rows: it
+  // forms a group of its own.
   auto partial = make<PhysicalHashAggregate>(nullptr);
-  links_.push_back({op.id, partial->id});
-  partial->logical_id = op.id;
   partial->mode = AggregateMode::Partial;
   partial->groups = a.groups;
   partial->aggs = a.aggs;

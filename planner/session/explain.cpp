@@ -33,7 +33,8 @@ std::string node_label(const PhysicalOperator& op) {
   return name;
 }
 
-void render(const PhysicalOperator& op, const CompiledQuery& cq, const ExecutedQuery* run, int depth, std::string& out) {
+void render(const PhysicalOperator& op, const CompiledQuery& cq, const ExecutedQuery* run, const QueryMapping* mapping, int depth,
+            std::string& out) {
   std::string line(static_cast<size_t>(depth) * 2, ' ');
   line += node_label(op);
   std::string details;
@@ -57,34 +58,43 @@ void render(const PhysicalOperator& op, const CompiledQuery& cq, const ExecutedQ
     }
   }
   line += ")";
+  if (mapping) {
+    line += " sig " + cq.signer->sign(op).exact.short_hex();
+    if (auto g = mapping->group_of_physical(op.id)) line += fmt::format(" g{}", *g);
+  }
   out += line + "\n";
-  for (auto& c : op.children) render(*c, cq, run, depth + 1, out);
+  for (auto& c : op.children) render(*c, cq, run, mapping, depth + 1, out);
 }
 
-nlohmann::json logical_json(const LogicalOperator& op, const CompiledQuery& cq) {
+nlohmann::json logical_json(const LogicalOperator& op, const CompiledQuery& cq, const QueryMapping* mapping) {
   nlohmann::json details = nlohmann::json::object();
   for (auto& p : op.params(cq.ctx)) details[p.key] = p.value;
   nlohmann::json node = {{"id", op.id},
                          {"operator", logical_kind_name(op.kind)},
                          {"details", details},
-                         {"signature", nullptr},
+                         {"signature", cq.signer->sign(op).exact.hex()},
                          {"group", nullptr},
                          {"estimated_rows", op.estimated_rows},
                          {"estimate_source", "model"},
                          {"actual_rows", nullptr},
                          {"children", nlohmann::json::array()}};
-  for (auto& c : op.children) node["children"].push_back(logical_json(*c, cq));
+  if (const auto& js = cq.signer->sign(op).join_set) node["join_set_signature"] = js->hex();
+  node["template_signature"] = cq.signer->sign(op).templ.hex();
+  if (mapping)
+    if (auto g = mapping->group_of_logical(op.id)) node["group"] = *g;
+  for (auto& c : op.children) node["children"].push_back(logical_json(*c, cq, mapping));
   return node;
 }
 
-nlohmann::json physical_json(const PhysicalOperator& op, const CompiledQuery& cq, const ExecutedQuery* run) {
+nlohmann::json physical_json(const PhysicalOperator& op, const CompiledQuery& cq, const ExecutedQuery* run,
+                             const QueryMapping* mapping) {
   nlohmann::json details = nlohmann::json::object();
   for (auto& p : op.params(cq.ctx)) details[p.key] = p.value;
   details["distribution"] = op.distribution.to_string();
   nlohmann::json node = {{"id", op.id},
                          {"operator", physical_op_name(op.kind)},
                          {"details", details},
-                         {"signature", nullptr},
+                         {"signature", cq.signer->sign(op).exact.hex()},
                          {"group", nullptr},
                          {"estimated_rows", op.estimated_rows},
                          {"estimate_source", "model"},
@@ -92,7 +102,9 @@ nlohmann::json physical_json(const PhysicalOperator& op, const CompiledQuery& cq
                          {"children", nlohmann::json::array()}};
   if (run)
     if (auto a = actual_rows(*run, op.id, op)) node["actual_rows"] = *a;
-  for (auto& c : op.children) node["children"].push_back(physical_json(*c, cq, run));
+  if (mapping)
+    if (auto g = mapping->group_of_physical(op.id)) node["group"] = *g;
+  for (auto& c : op.children) node["children"].push_back(physical_json(*c, cq, run, mapping));
   return node;
 }
 
@@ -106,14 +118,14 @@ void shape_text(const PhysicalOperator& op, const PlanContext& ctx, std::string&
 
 }  // namespace
 
-std::string explain_text(const CompiledQuery& cq, const ExecutedQuery* run) {
+std::string explain_text(const CompiledQuery& cq, const ExecutedQuery* run, const QueryMapping* mapping) {
   std::string out;
   for (auto& c : cq.ctes) {
     out += "CTE " + c.name + " (materialized):\n";
-    render(*c.physical, cq, run, 1, out);
+    render(*c.physical, cq, run, mapping, 1, out);
   }
   if (!cq.ctes.empty()) out += "Query:\n";
-  render(*cq.physical, cq, run, cq.ctes.empty() ? 0 : 1, out);
+  render(*cq.physical, cq, run, mapping, cq.ctes.empty() ? 0 : 1, out);
   if (run) {
     out += fmt::format("planning {:.1f} ms, execution {:.1f} ms, peak memory {}, {} rows\n", cq.plan_ms, run->elapsed_ms,
                        format_bytes(run->peak_memory), run->row_count());
@@ -122,12 +134,15 @@ std::string explain_text(const CompiledQuery& cq, const ExecutedQuery* run) {
   return out;
 }
 
-nlohmann::json explain_json(const CompiledQuery& cq, const ExecutedQuery* run) {
-  nlohmann::json j = {{"logical", logical_json(*cq.logical, cq)}, {"physical", physical_json(*cq.physical, cq, run)}};
+nlohmann::json explain_json(const CompiledQuery& cq, const ExecutedQuery* run, const QueryMapping* mapping) {
+  nlohmann::json j = {{"logical", logical_json(*cq.logical, cq, mapping)},
+                      {"physical", physical_json(*cq.physical, cq, run, mapping)}};
   if (!cq.ctes.empty()) {
     j["ctes"] = nlohmann::json::array();
     for (auto& c : cq.ctes)
-      j["ctes"].push_back({{"name", c.name}, {"logical", logical_json(*c.logical, cq)}, {"physical", physical_json(*c.physical, cq, run)}});
+      j["ctes"].push_back({{"name", c.name},
+                           {"logical", logical_json(*c.logical, cq, mapping)},
+                           {"physical", physical_json(*c.physical, cq, run, mapping)}});
   }
   return j;
 }

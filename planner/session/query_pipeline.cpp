@@ -50,6 +50,12 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
   for (auto& c : cq->ctes) c.physical = planner.plan_cte(*c.logical);
   cq->physical = planner.plan(*cq->logical);
   cq->physical_links = planner.links();
+  cq->signer = std::make_unique<PlanSigner>(cq->ctx);
+  for (size_t i = 0; i < cq->ctes.size(); ++i) cq->signer->set_cte(static_cast<int>(i), *cq->ctes[i].logical);
+  for (auto& c : cq->ctes) cq->signer->sign(*c.logical);
+  cq->signer->sign(*cq->logical);
+  for (auto& c : cq->ctes) cq->signer->sign(*c.physical);
+  cq->signer->sign(*cq->physical);
   cq->plan_ms = ms_since(t0);
   return cq;
 }

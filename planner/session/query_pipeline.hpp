@@ -10,6 +10,7 @@
 #include "planner/physical/physical_planner.hpp"
 #include "planner/rewrite/rule_driver.hpp"
 #include "planner/session/settings.hpp"
+#include "planner/signing/plan_signer.hpp"
 #include "planner/storage/database.hpp"
 
 namespace hindsight {
@@ -41,6 +42,8 @@ struct CompiledQuery {
   std::vector<RewriteLink> rewrite_links;
   std::vector<PhysicalLink> physical_links;
   std::vector<RuleStats> rules;
+  /// Signatures of every logical and physical node (computed after planning, cached).
+  std::unique_ptr<PlanSigner> signer;
   double plan_ms = 0;
 };
 

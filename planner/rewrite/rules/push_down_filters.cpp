@@ -20,7 +20,9 @@ void add_filter_above(LogicalPtr& child, std::vector<ExprPtr> conj, RewriteConte
   f->conjuncts = std::move(conj);
   f->outputs = child->outputs;
   f->children.push_back(std::move(child));
-  if (ctx.on_replace && origin) ctx.on_replace(origin, f->id, "push_down_filters");
+  // A filter made of some of another filter's conjuncts is a new computation, not a replacement:
+  // no rewrite link (only a filter that disappears is linked to what took its place).
+  (void)origin;
   child = std::move(f);
 }
 

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace hindsight::mapper {
+
+/// Growable union-find over dense ids 0..n-1: Boost `disjoint_sets` (union by rank, full path compression) with
+/// plain vectors as its rank and parent property maps, so ids can be added at any time.
+///
+/// Boost's disjoint_sets holds its property maps by value; raw pointers into the vectors are valid property maps,
+/// so a disjoint_sets view is rebuilt (two pointers, free) per operation instead of keeping iterators that a
+/// vector reallocation would invalidate.
+class UnionFind {
+ public:
+  /// Adds a singleton set and returns its id (== previous size()).
+  uint32_t add();
+
+  /// Representative of x's set. Compresses paths, hence logically const only.
+  uint32_t find(uint32_t x) const;
+
+  /// Unions the sets whose *roots* are ra and rb (ra != rb); returns the root of the union.
+  uint32_t link_roots(uint32_t ra, uint32_t rb);
+
+  /// Number of ids.
+  size_t size() const { return parent_.size(); }
+
+  /// Pre-allocates room for n ids.
+  void reserve(size_t n);
+
+ private:
+  mutable std::vector<uint32_t> parent_;
+  std::vector<uint8_t> rank_;  // rank <= log2(n) < 32
+};
+
+}  // namespace hindsight::mapper

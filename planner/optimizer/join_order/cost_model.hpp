@@ -1,0 +1,52 @@
+#pragma once
+#include <algorithm>
+
+#include "planner/optimizer/join_order/rel_set.hpp"
+
+namespace hindsight::joinorder {
+
+/// Prices one join operator. The enumerators add the children's costs themselves:
+///   cost(leaf)  = leaf_cost(relation, rows)
+///   cost(L ⋈ R) = cost(L) + cost(R) + join_cost(L, rows(L), R, rows(R), rows(L ⋈ R))
+/// The enumerators try both orientations of every join and keep the cheaper, so an asymmetric model (e.g. "right is
+/// the build side") is honoured. Costs must be >= 0 and finite.
+struct JoinCostModel {
+  virtual ~JoinCostModel() = default;
+
+  /// Cost of the join operator alone (without its inputs).
+  virtual double join_cost(RelSet left, double left_rows, RelSet right, double right_rows, double out_rows) const = 0;
+
+  /// Cost of reading a single relation; 0 by default (C_out ignores scans: every plan reads every relation once).
+  virtual double leaf_cost(RelSet relation, double rows) const { return 0; }
+};
+
+/// Default model: C_out (sum of intermediate result sizes) plus a hash join that builds on the smaller input.
+///   join_cost = out_rows + 1.5 · build_rows + probe_rows,  build_rows = min(left_rows, right_rows),
+///                                                          probe_rows = max(left_rows, right_rows)
+/// so cost(T) = cost(L) + cost(R) + out_rows + 1.5 · build_rows + probe_rows, and cost(leaf) = 0.
+/// Symmetric in its inputs; the enumerators then orient every join with the smaller input on the right.
+struct HashJoinCostModel final : JoinCostModel {
+  double build_factor = 1.5;  ///< Cost per build row relative to a probe or output row.
+
+  double join_cost(RelSet, double left_rows, RelSet, double right_rows, double out_rows) const override {
+    return out_rows + build_factor * std::min(left_rows, right_rows) + std::max(left_rows, right_rows);
+  }
+};
+
+/// A join priced in its cheaper orientation.
+struct OrientedJoin {
+  double cost = 0;       ///< cost(left) + cost(right) + join_cost in the chosen orientation.
+  bool swapped = false;  ///< True when the second input goes on the left.
+};
+
+/// Prices `a ⋈ b` and `b ⋈ a` and returns the cheaper; on a tie the smaller input goes on the right (build side).
+inline OrientedJoin cheaper_orientation(const JoinCostModel& model, RelSet a, double a_rows, double a_cost, RelSet b,
+                                        double b_rows, double b_cost, double out_rows) {
+  const double inputs = a_cost + b_cost;
+  const double ab = inputs + model.join_cost(a, a_rows, b, b_rows, out_rows);
+  const double ba = inputs + model.join_cost(b, b_rows, a, a_rows, out_rows);
+  if (ba < ab || (ba == ab && a_rows < b_rows)) return OrientedJoin{ba, true};
+  return OrientedJoin{ab, false};
+}
+
+}  // namespace hindsight::joinorder

@@ -1,0 +1,28 @@
+#include "planner/optimizer/join_order/cross_product_join.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace hindsight::joinorder {
+
+int join_by_cross_products(JoinTree& tree, std::vector<int> roots, const QueryGraph& graph,
+                           const JoinCostModel& cost_model, const CardinalityFn& card) {
+  if (roots.empty()) throw std::invalid_argument("join_by_cross_products: no inputs");
+  // Stable on ties so that equal-sized components keep their lowest-relation order: plans stay deterministic.
+  std::stable_sort(roots.begin(), roots.end(),
+                   [&](int a, int b) { return tree.nodes[a].rows < tree.nodes[b].rows; });
+  int acc = roots[0];
+  for (size_t i = 1; i < roots.size(); ++i) {
+    const JoinNode& a = tree.nodes[acc];
+    const JoinNode& b = tree.nodes[roots[i]];
+    const double rows = card(a.set | b.set);
+    const OrientedJoin join = cheaper_orientation(cost_model, a.set, a.rows, a.cost, b.set, b.rows, b.cost, rows);
+    const int left = join.swapped ? roots[i] : acc;
+    const int right = join.swapped ? acc : roots[i];
+    acc = tree.add_join(graph, left, right, rows, join.cost);
+    ++tree.stats.cross_products;
+  }
+  return acc;
+}
+
+}  // namespace hindsight::joinorder

@@ -1,0 +1,190 @@
+#include "planner/optimizer/join_order/dpccp.hpp"
+
+#include <array>
+#include <limits>
+#include <stdexcept>
+#include <unordered_map>
+#include <vector>
+
+#include "planner/optimizer/join_order/cross_product_join.hpp"
+
+namespace hindsight::joinorder {
+
+namespace {
+
+/// Best plan found so far for one connected subgraph; sets in component-local numbering.
+struct DpEntry {
+  RelSet global = 0;  ///< The same set in graph numbering (what the cost model and CardinalityFn see).
+  double rows = 0;
+  double cost = std::numeric_limits<double>::infinity();
+  RelSet left = 0;  ///< Best split; both 0 for a single relation.
+  RelSet right = 0;
+  bool present = false;
+};
+
+/// DP table keyed by local relation set: a dense array for small components, a hash map beyond.
+class DpTable {
+ public:
+  static constexpr int kDenseLimit = 16;
+
+  explicit DpTable(int relations) : dense_(relations <= kDenseLimit) {
+    if (dense_) entries_.resize(size_t{1} << relations);
+  }
+
+  const DpEntry* find(RelSet set) const {
+    if (dense_) return entries_[set].present ? &entries_[set] : nullptr;
+    auto it = map_.find(set);
+    return it == map_.end() ? nullptr : &it->second;
+  }
+
+  /// The entry of `set`, default-constructed (present = false) when new. Node-based map: references stay valid.
+  DpEntry& slot(RelSet set) { return dense_ ? entries_[set] : map_[set]; }
+
+ private:
+  bool dense_;
+  std::vector<DpEntry> entries_;
+  std::unordered_map<RelSet, DpEntry> map_;
+};
+
+/// DPccp over one connected component, renumbered 0..k-1 in breadth-first order as in the paper.
+class DpccpComponent {
+ public:
+  DpccpComponent(const QueryGraph& graph, RelSet component, const JoinCostModel& cost_model, const CardinalityFn& card,
+                 JoinOrderStats& stats)
+      : graph_(graph), cost_model_(cost_model), card_(card), stats_(stats), table_(rel_count(component)) {
+    number_breadth_first(component);
+  }
+
+  void run() {
+    for (int i = 0; i < k_; ++i) {
+      DpEntry& leaf = table_.slot(rel_bit(i));
+      leaf.present = true;
+      leaf.global = rel_bit(global_rel_[i]);
+      leaf.rows = card_(leaf.global);
+      leaf.cost = cost_model_.leaf_cost(leaf.global, leaf.rows);
+    }
+    // EnumerateCsg: every connected subgraph, grouped by its lowest relation, highest first.
+    for (int i = k_ - 1; i >= 0; --i) {
+      emit_csg(rel_bit(i));
+      enumerate_csg_rec(rel_bit(i), rels_up_to(i));
+    }
+  }
+
+  /// Appends the best plan of the whole component to `tree`; returns its root index.
+  int build(JoinTree& tree) const { return build(tree, first_rels(k_)); }
+
+ private:
+  void number_breadth_first(RelSet component) {
+    std::array<int, 64> local{};
+    RelSet seen = rel_bit(lowest_rel(component));
+    std::vector<int> queue{lowest_rel(component)};
+    for (size_t head = 0; head < queue.size(); ++head) {
+      for_each_rel(graph_.adjacent(queue[head]) & ~seen, [&](int rel) {
+        seen |= rel_bit(rel);
+        queue.push_back(rel);
+      });
+    }
+    k_ = static_cast<int>(queue.size());
+    global_rel_ = queue;
+    for (int i = 0; i < k_; ++i) local[queue[i]] = i;
+    adjacency_.assign(k_, 0);
+    for (int i = 0; i < k_; ++i) {
+      for_each_rel(graph_.adjacent(queue[i]), [&](int rel) { adjacency_[i] |= rel_bit(local[rel]); });
+    }
+  }
+
+  RelSet neighbourhood(RelSet set, RelSet excluded) const {
+    RelSet result = 0;
+    for_each_rel(set, [&](int rel) { result |= adjacency_[rel]; });
+    return result & ~(set | excluded);
+  }
+
+  // EnumerateCsgRec: grows `set` by subsets of its neighbourhood outside `excluded`. Subsets are visited in
+  // increasing order and all of them are emitted before any is grown further, so every connected subset of a csg is
+  // emitted (and its pairs priced) before the csg itself.
+  void enumerate_csg_rec(RelSet set, RelSet excluded) {
+    const RelSet nb = neighbourhood(set, excluded);
+    if (nb == 0) return;
+    for_each_nonempty_subset(nb, [&](RelSet sub) { emit_csg(set | sub); });
+    for_each_nonempty_subset(nb, [&](RelSet sub) { enumerate_csg_rec(set | sub, excluded | nb); });
+  }
+
+  // EmitCsg + EnumerateCmp: every connected complement of s1 whose relations all lie above min(s1), each once.
+  void emit_csg(RelSet s1) {
+    ++stats_.connected_subgraphs;
+    const RelSet excluded = rels_up_to(lowest_rel(s1)) | s1;
+    const RelSet nb = neighbourhood(s1, excluded);
+    for (RelSet rest = nb; rest != 0;) {
+      const int i = highest_rel(rest);
+      rest &= ~rel_bit(i);
+      emit_pair(s1, rel_bit(i));
+      enumerate_cmp_rec(s1, rel_bit(i), excluded | (rels_up_to(i) & nb));
+    }
+  }
+
+  void enumerate_cmp_rec(RelSet s1, RelSet s2, RelSet excluded) {
+    const RelSet nb = neighbourhood(s2, excluded);
+    if (nb == 0) return;
+    for_each_nonempty_subset(nb, [&](RelSet sub) { emit_pair(s1, s2 | sub); });
+    for_each_nonempty_subset(nb, [&](RelSet sub) { enumerate_cmp_rec(s1, s2 | sub, excluded | nb); });
+  }
+
+  void emit_pair(RelSet s1, RelSet s2) {
+    ++stats_.ccp_pairs;
+    const DpEntry* a = table_.find(s1);
+    const DpEntry* b = table_.find(s2);
+    if (a == nullptr || b == nullptr) throw std::logic_error("dpccp: csg-cmp pair priced before its inputs");
+    DpEntry& entry = table_.slot(s1 | s2);
+    if (!entry.present) {
+      entry.present = true;
+      entry.global = a->global | b->global;
+      entry.rows = card_(entry.global);
+    }
+    const OrientedJoin join =
+        cheaper_orientation(cost_model_, a->global, a->rows, a->cost, b->global, b->rows, b->cost, entry.rows);
+    if (join.cost < entry.cost) {
+      entry.cost = join.cost;
+      entry.left = join.swapped ? s2 : s1;
+      entry.right = join.swapped ? s1 : s2;
+    }
+  }
+
+  int build(JoinTree& tree, RelSet set) const {
+    const DpEntry* entry = table_.find(set);
+    if (entry == nullptr) throw std::logic_error("dpccp: no plan for a connected subgraph");
+    if (entry->left == 0) return tree.add_leaf(global_rel_[lowest_rel(set)], entry->rows, entry->cost);
+    const int left = build(tree, entry->left);
+    const int right = build(tree, entry->right);
+    return tree.add_join(graph_, left, right, entry->rows, entry->cost);
+  }
+
+  const QueryGraph& graph_;
+  const JoinCostModel& cost_model_;
+  const CardinalityFn& card_;
+  JoinOrderStats& stats_;
+  int k_ = 0;
+  std::vector<int> global_rel_;    // local number -> graph number
+  std::vector<RelSet> adjacency_;  // local numbering
+  DpTable table_;
+};
+
+}  // namespace
+
+JoinTree enumerate_dpccp(const QueryGraph& graph, const JoinCostModel& cost_model, const CardinalityFn& card) {
+  if (graph.relation_count() == 0) throw std::invalid_argument("enumerate_dpccp: empty query graph");
+  CardinalityEstimator model(graph);
+  const CardinalityFn rows_of = card ? card : model.as_function();
+
+  JoinTree tree;
+  tree.stats.algorithm = JoinOrderAlgorithm::kDpccp;
+  std::vector<int> roots;
+  for (RelSet component : graph.components()) {
+    DpccpComponent dp(graph, component, cost_model, rows_of, tree.stats);
+    dp.run();
+    roots.push_back(dp.build(tree));
+  }
+  tree.root = join_by_cross_products(tree, roots, graph, cost_model, rows_of);
+  return tree;
+}
+
+}  // namespace hindsight::joinorder

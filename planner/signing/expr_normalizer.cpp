@@ -1,0 +1,85 @@
+#include "planner/signing/expr_normalizer.hpp"
+
+#include "planner/rewrite/rules/constant_folding.hpp"
+
+namespace hindsight {
+
+namespace {
+
+ScalarOp mirror(ScalarOp op) {
+  switch (op) {
+    case ScalarOp::Lt: return ScalarOp::Gt;
+    case ScalarOp::Le: return ScalarOp::Ge;
+    case ScalarOp::Gt: return ScalarOp::Lt;
+    case ScalarOp::Ge: return ScalarOp::Le;
+    default: return op;
+  }
+}
+
+void flatten(ExprPtr& e) {
+  if (e->kind != ExprKind::And && e->kind != ExprKind::Or) return;
+  std::vector<ExprPtr> flat;
+  for (auto& c : e->children) {
+    if (c->kind == e->kind)
+      for (auto& g : c->children) flat.push_back(std::move(g));
+    else
+      flat.push_back(std::move(c));
+  }
+  e->children = std::move(flat);
+}
+
+bool contains_equal(const std::vector<ExprPtr>& list, const Expr& x) {
+  for (auto& c : list)
+    if (c->equals(x)) return true;
+  return false;
+}
+
+void normalize(ExprPtr& e) {
+  for (auto& c : e->children) normalize(c);
+  if (e->kind == ExprKind::Call) {
+    bool cmp = e->op == ScalarOp::Lt || e->op == ScalarOp::Le || e->op == ScalarOp::Gt || e->op == ScalarOp::Ge;
+    if (cmp && e->children[0]->is_constant() && !e->children[1]->is_constant()) {
+      std::swap(e->children[0], e->children[1]);
+      e->op = mirror(e->op);
+    }
+    // Only < and <= remain; a constant may end up on the left, which is fine: the form is unique.
+    if (e->op == ScalarOp::Gt || e->op == ScalarOp::Ge) {
+      std::swap(e->children[0], e->children[1]);
+      e->op = mirror(e->op);
+    }
+  }
+  if (e->kind == ExprKind::InList && e->children.size() == 2) {
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(e->children[0]));
+    args.push_back(std::move(e->children[1]));
+    e = Expr::call(e->negated ? ScalarOp::Ne : ScalarOp::Eq, DataType::boolean(), std::move(args));
+  }
+  flatten(e);
+  if (e->kind == ExprKind::And) {
+    // Absorption: A AND (A OR B) = A.
+    std::vector<bool> absorbed(e->children.size(), false);
+    for (size_t i = 0; i < e->children.size(); ++i) {
+      const Expr& c = *e->children[i];
+      if (c.kind != ExprKind::Or) continue;
+      for (size_t j = 0; j < e->children.size() && !absorbed[i]; ++j)
+        if (j != i && e->children[j]->kind != ExprKind::Or && contains_equal(c.children, *e->children[j])) absorbed[i] = true;
+    }
+    std::vector<ExprPtr> kept;
+    for (size_t i = 0; i < e->children.size(); ++i)
+      if (!absorbed[i]) kept.push_back(std::move(e->children[i]));
+    e->children = std::move(kept);
+    if (e->children.size() == 1) e = std::move(e->children[0]);
+  }
+}
+
+}  // namespace
+
+ExprPtr normalize_for_signature(const Expr& in) {
+  ExprPtr e = in.clone();
+  fold_constants(e);
+  normalize(e);
+  fold_constants(e);
+  return e;
+}
+
+}  // namespace hindsight

@@ -1,0 +1,43 @@
+#pragma once
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace hindsight::sig {
+
+/// Version of the signature encoding (canonical byte format, hash seed, tree / join-set layout). Part of every
+/// tree and join-set signature. Bump it whenever any of those change: stats recorded under another version are
+/// ignored (with one warning) by their consumer, never misused.
+inline constexpr uint32_t SIGNATURE_VERSION = 1;
+
+/// A 128-bit stable signature. Compared by value; `hi` is the more significant half.
+struct Signature {
+  uint64_t hi = 0;
+  uint64_t lo = 0;
+
+  /// 32 lowercase hex characters, `hi` first.
+  std::string hex() const;
+  /// The first 8 hex characters (for EXPLAIN and logs; not unique).
+  std::string short_hex() const;
+  /// Parses exactly 32 hex characters (either case); nullopt on anything else.
+  static std::optional<Signature> from_hex(std::string_view text);
+
+  /// Lexicographic on (hi, lo): a total order for sorted containers and canonical multisets.
+  friend auto operator<=>(const Signature&, const Signature&) = default;
+  friend bool operator==(const Signature&, const Signature&) = default;
+};
+
+}  // namespace hindsight::sig
+
+/// For unordered containers only; never part of a signature or of anything persisted.
+template <>
+struct std::hash<hindsight::sig::Signature> {
+  size_t operator()(const hindsight::sig::Signature& s) const noexcept {
+    // The halves are already uniformly distributed hash output; mixing them is enough.
+    return static_cast<size_t>(s.hi ^ (s.lo * 0x9E3779B97F4A7C15ULL));
+  }
+};

@@ -1,0 +1,211 @@
+#include "mapper/plan_mapper.hpp"
+
+#include <algorithm>
+#include <random>
+
+#include <gtest/gtest.h>
+
+namespace hindsight::mapper {
+namespace {
+
+const std::vector<std::string> kIntVarchar{"INT", "VARCHAR"};
+const std::vector<std::string> kInt{"INT"};
+const std::vector<std::string> kVarcharInt{"VARCHAR", "INT"};
+
+std::string hex(char c) { return std::string(32, c); }
+
+// Canonical partition: each entity's smallest group member. Equal vectors <=> equal partitions.
+std::vector<EntityId> canonical_partition(const PlanMapper& m) {
+  std::vector<EntityId> canon(m.size());
+  for (EntityId id = 0; id < m.size(); ++id) canon[id] = m.smallest_member(id);
+  return canon;
+}
+
+TEST(PlanMapperTest, LinksAreTransitive) {
+  PlanMapper m;
+  EntityId a = m.add(EntityKind::Ast, "a");
+  EntityId b = m.add(EntityKind::Logical, "b");
+  EntityId c = m.add(EntityKind::Physical, "c");
+  EntityId d = m.add(EntityKind::Exec, "d");
+  EXPECT_FALSE(m.same_group(a, c));
+  EXPECT_EQ(m.link(a, b, "bind").outcome, LinkOutcome::Merged);
+  EXPECT_EQ(m.link(b, c, "physical").outcome, LinkOutcome::Merged);
+  EXPECT_TRUE(m.same_group(a, c));
+  EXPECT_EQ(m.group_of(a), m.group_of(c));
+  EXPECT_NE(m.group_of(a), m.group_of(d));
+  EXPECT_EQ(m.link(c, a, "again").outcome, LinkOutcome::AlreadyGrouped);
+  EXPECT_EQ(m.members(m.group_of(b)), (std::vector<EntityId>{a, b, c}));
+  EXPECT_EQ(m.members(m.group_of(b), EntityKind::Physical), (std::vector<EntityId>{c}));
+  EXPECT_EQ(m.group_count(), 2u);
+  EXPECT_EQ(m.multi_member_groups(), (std::vector<GroupId>{m.group_of(a)}));
+}
+
+TEST(PlanMapperTest, GroupIdsAreDenseAndNumberedBySmallestMember) {
+  PlanMapper m;
+  for (int i = 0; i < 6; ++i) m.add(EntityKind::Logical, "n" + std::to_string(i));
+  m.link(5, 3, "x");  // groups: {0} {1} {2} {3,5} {4}
+  m.link(4, 1, "x");  // groups: {0} {1,4} {2} {3,5}
+  EXPECT_EQ(m.groups(), (std::vector<GroupId>{0, 1, 2, 3}));
+  EXPECT_EQ(m.group_of(0), 0u);
+  EXPECT_EQ(m.group_of(4), 1u);
+  EXPECT_EQ(m.group_of(2), 2u);
+  EXPECT_EQ(m.group_of(5), 3u);
+  EXPECT_EQ(m.multi_member_groups(), (std::vector<GroupId>{1, 3}));
+  EXPECT_THROW(m.members(4), std::out_of_range);
+  EXPECT_THROW(m.link(0, 6, "x"), std::out_of_range);
+}
+
+TEST(PlanMapperTest, MergingIsOrderIndependent) {
+  std::mt19937 rng(42);
+  constexpr EntityId kEntities = 300;
+  std::vector<std::pair<EntityId, EntityId>> links;
+  std::uniform_int_distribution<EntityId> pick(0, kEntities - 1);
+  for (int i = 0; i < 220; ++i) links.emplace_back(pick(rng), pick(rng));
+
+  auto run = [&](const std::vector<std::pair<EntityId, EntityId>>& order) {
+    PlanMapper m;
+    for (EntityId i = 0; i < kEntities; ++i) m.add(EntityKind::Logical, "n");
+    for (auto [a, b] : order) EXPECT_TRUE(m.link(a, b, "rewrite").accepted());
+    std::vector<std::vector<EntityId>> by_group;
+    for (GroupId g : m.groups()) by_group.push_back(m.members(g));
+    return std::make_pair(canonical_partition(m), by_group);
+  };
+  auto reference = run(links);
+  // The random links must produce a non-trivial partition for the comparison to mean anything.
+  std::vector<EntityId> roots = reference.first;
+  std::sort(roots.begin(), roots.end());
+  size_t distinct = std::unique(roots.begin(), roots.end()) - roots.begin();
+  EXPECT_GT(distinct, 10u);
+  EXPECT_LT(distinct, static_cast<size_t>(kEntities) - 100);
+  for (int trial = 0; trial < 25; ++trial) {
+    auto shuffled = links;
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    for (auto& [a, b] : shuffled) {
+      if (rng() % 2) std::swap(a, b);
+    }
+    EXPECT_EQ(run(shuffled), reference) << "trial " << trial;
+  }
+}
+
+TEST(PlanMapperTest, SignaturesAreInternedByValue) {
+  PlanMapper m;
+  EntityId join1 = m.add(EntityKind::Logical, "Join (cte 1)", kIntVarchar);
+  EntityId join2 = m.add(EntityKind::Logical, "Join (cte 2)", kIntVarchar);
+  EntityId scan = m.add(EntityKind::Logical, "Scan", kIntVarchar);
+  EntityId s1 = m.signature(hex('a'), "sig of cte");
+  EntityId s1_again = m.signature(std::string(32, 'A'));
+  EXPECT_EQ(s1, s1_again);
+  EXPECT_EQ(m.entity(s1).signature_key, hex('a'));
+  EXPECT_EQ(m.label(s1), "sig of cte");
+  EXPECT_EQ(m.find_signature(hex('a')), s1);
+  EXPECT_EQ(m.find_signature(hex('b')), std::nullopt);
+  EntityId s2 = m.signature(hex('b'));
+  EXPECT_NE(s1, s2);
+  EXPECT_EQ(m.label(s2), "sig " + hex('b'));
+  EXPECT_THROW(m.signature("xyz"), std::invalid_argument);
+  EXPECT_THROW(m.signature(std::string(32, 'g')), std::invalid_argument);
+
+  m.link(join1, m.signature(hex('a')), "signature");
+  m.link(join2, m.signature(hex('a')), "signature");
+  m.link(scan, m.signature(hex('b')), "signature");
+  EXPECT_TRUE(m.same_group(join1, join2));
+  EXPECT_FALSE(m.same_group(join1, scan));
+  EXPECT_EQ(m.members(m.group_of(join1), EntityKind::Signature), (std::vector<EntityId>{s1}));
+  EXPECT_EQ(m.size(), 5u);
+}
+
+TEST(PlanMapperTest, SchemaMismatchIsRefusedAndRecorded) {
+  PlanMapper m;
+  EntityId a = m.add(EntityKind::Logical, "Project a", kIntVarchar);
+  EntityId b = m.add(EntityKind::Physical, "Project b", kInt);
+  EntityId c = m.add(EntityKind::Physical, "Project c", kVarcharInt);
+  LinkResult r = m.link(a, b, "physical");
+  EXPECT_FALSE(r.accepted());
+  EXPECT_EQ(r.outcome, LinkOutcome::Refused);
+  ASSERT_TRUE(r.refused.has_value());
+  EXPECT_EQ(r.refused->a, a);
+  EXPECT_EQ(r.refused->b, b);
+  EXPECT_EQ(r.refused->stage, "physical");
+  EXPECT_NE(r.refused->reason.find("(INT, VARCHAR)"), std::string::npos) << r.refused->reason;
+  EXPECT_NE(r.refused->reason.find("(INT)"), std::string::npos) << r.refused->reason;
+  EXPECT_FALSE(m.same_group(a, b));
+  // Same column count, different types: also a mismatch.
+  EXPECT_FALSE(m.link(a, c, "rewrite:x").accepted());
+  EXPECT_FALSE(m.same_group(a, c));
+  ASSERT_EQ(m.refused_links().size(), 2u);
+  EXPECT_EQ(m.refused_links()[1].stage, "rewrite:x");
+  EXPECT_EQ(m.link_count(), 0u);
+}
+
+TEST(PlanMapperTest, StrictModeThrowsOnRefusal) {
+  PlanMapper m;
+  m.set_strict(true);
+  EntityId a = m.add(EntityKind::Logical, "a", kIntVarchar);
+  EntityId b = m.add(EntityKind::Logical, "b", kInt);
+  EntityId c = m.add(EntityKind::Logical, "c", kIntVarchar);
+  EXPECT_TRUE(m.link(a, c, "bind").accepted());
+  try {
+    m.link(a, b, "rewrite:merge");
+    ADD_FAILURE() << "strict mode did not throw";
+  } catch (const MapperConflict& e) {
+    EXPECT_EQ(e.refused().stage, "rewrite:merge");
+    EXPECT_NE(std::string(e.what()).find("(INT)"), std::string::npos);
+  }
+  EXPECT_FALSE(m.same_group(a, b));
+  EXPECT_EQ(m.refused_links().size(), 1u);
+}
+
+TEST(PlanMapperTest, UnknownSchemaNeverConflicts) {
+  PlanMapper m;
+  EntityId a = m.add(EntityKind::Logical, "a", kIntVarchar);
+  EntityId unknown = m.add(EntityKind::Ast, "ast");
+  EntityId sig = m.signature(hex('c'));
+  EntityId b = m.add(EntityKind::Logical, "b", kIntVarchar);
+  EXPECT_TRUE(m.link(a, unknown, "bind").accepted());
+  EXPECT_TRUE(m.link(unknown, sig, "signature").accepted());
+  EXPECT_TRUE(m.link(sig, b, "signature").accepted());
+  EXPECT_TRUE(m.same_group(a, b));
+  EXPECT_TRUE(m.refused_links().empty());
+  EXPECT_EQ(m.group_schema(m.group_of(unknown)), kIntVarchar);
+}
+
+TEST(PlanMapperTest, GroupSchemaPropagatesThroughUnions) {
+  PlanMapper m;
+  EntityId x = m.add(EntityKind::Ast, "x");
+  EntityId a = m.add(EntityKind::Logical, "a", kIntVarchar);
+  EntityId b = m.add(EntityKind::Physical, "b");
+  EntityId c = m.add(EntityKind::Physical, "c", kInt);
+  EXPECT_TRUE(m.group_schema(m.group_of(x)).empty());
+  EXPECT_TRUE(m.link(x, b, "bind").accepted());  // unknown ~ unknown
+  EXPECT_TRUE(m.link(a, b, "physical").accepted());
+  EXPECT_EQ(m.group_schema(m.group_of(x)), kIntVarchar);
+  // c's schema conflicts with a's, which b (and x) inherited through the union.
+  LinkResult r = m.link(c, x, "exec");
+  EXPECT_EQ(r.outcome, LinkOutcome::Refused);
+  EXPECT_FALSE(m.same_group(c, b));
+  EXPECT_EQ(m.group_schema(m.group_of(c)), kInt);
+}
+
+TEST(PlanMapperTest, LinksOfGroupKeepStageHistoryInOrder) {
+  PlanMapper m;
+  EntityId ast = m.add(EntityKind::Ast, "ast");
+  EntityId log = m.add(EntityKind::Logical, "log");
+  EntityId phys = m.add(EntityKind::Physical, "phys");
+  EntityId other = m.add(EntityKind::Logical, "other");
+  EntityId other2 = m.add(EntityKind::Logical, "other2");
+  m.link(ast, log, "bind");
+  m.link(other, other2, "rewrite:push_down_filters");
+  m.link(log, phys, "physical");
+  m.link(phys, ast, "bind");
+  auto history = m.links_of(m.group_of(phys));
+  ASSERT_EQ(history.size(), 3u);
+  EXPECT_EQ(history[0].stage, "bind");
+  EXPECT_EQ(history[1].stage, "physical");
+  EXPECT_EQ(history[2].a, phys);
+  EXPECT_EQ(m.stages_of(m.group_of(ast)), (std::vector<std::string>{"bind", "physical"}));
+  EXPECT_EQ(m.stages_of(m.group_of(other)), (std::vector<std::string>{"rewrite:push_down_filters"}));
+  EXPECT_EQ(m.links().size(), 4u);
+}
+
+}  // namespace
+}  // namespace hindsight::mapper
