@@ -26,7 +26,7 @@ class PlanMapper {
   EntityId add(EntityKind kind, std::string label, std::vector<std::string> schema = {});
 
   /// The Signature entity for `hex` (32 hex digits, any case), created on first use: signatures are interned by
-  /// value, so the same hex always returns the same entity. `label` defaults to "sig <hex>".
+  /// value, so the same hex always returns the same entity (keeping its first label). `label` defaults to "sig <hex>".
   EntityId signature(std::string_view hex, std::string label = {});
 
   /// Puts a and b in one group with provenance `stage`, unless their groups' known schemas differ: then the link is

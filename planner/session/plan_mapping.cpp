@@ -19,8 +19,9 @@ std::vector<std::string> schema_of(const std::vector<ColumnId>& outputs, const P
 }
 
 template <class Op>
-std::string label_of(const Op& op, const char* kind_name, const PlanContext& ctx) {
+std::string label_of(const Op& op, const char* kind_name, const PlanContext& ctx, bool detailed) {
   std::string label = fmt::format("{} #{}", kind_name, op.id);
+  if (!detailed) return label;
   auto params = op.params(ctx);
   std::string detail;
   for (auto& p : params) {
@@ -46,7 +47,8 @@ std::optional<mapper::GroupId> QueryMapping::group_of_physical(NodeId id) const 
   return mapper.group_of(it->second);
 }
 
-std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQuery* run, const Settings& settings) {
+std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQuery* run, const Settings& settings,
+                                        bool detailed_labels) {
   auto m = std::make_unique<QueryMapping>();
   mapper::PlanMapper& pm = m->mapper;
   pm.set_strict(settings.mapper_strict);
@@ -54,12 +56,12 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
   try {
     // Entities for every operator of the final plans.
     std::function<void(const LogicalOperator&)> add_logical = [&](const LogicalOperator& op) {
-      m->logical[op.id] = pm.add(mapper::EntityKind::Logical, label_of(op, logical_kind_name(op.kind), cq.ctx),
+      m->logical[op.id] = pm.add(mapper::EntityKind::Logical, label_of(op, logical_kind_name(op.kind), cq.ctx, detailed_labels),
                                  schema_of(op.outputs, cq.ctx));
       for (auto& c : op.children) add_logical(*c);
     };
     std::function<void(const PhysicalOperator&)> add_physical = [&](const PhysicalOperator& op) {
-      m->physical[op.id] = pm.add(mapper::EntityKind::Physical, label_of(op, physical_op_name(op.kind), cq.ctx),
+      m->physical[op.id] = pm.add(mapper::EntityKind::Physical, label_of(op, physical_op_name(op.kind), cq.ctx, detailed_labels),
                                   schema_of(op.outputs, cq.ctx));
       for (auto& c : op.children) add_physical(*c);
     };

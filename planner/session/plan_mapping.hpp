@@ -23,6 +23,9 @@ struct QueryMapping {
 
 /// Builds the mapping. Throws INTERNAL for a refused link when settings.mapper_strict is set;
 /// otherwise refused links are recorded and the query goes on.
-std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQuery* run, const Settings& settings);
+/// `detailed_labels` adds each operator's parameters to its label (for people: groups, EXPLAIN);
+/// without it labels are "Kind #id" and the mapping stays cheap on the planning path.
+std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQuery* run, const Settings& settings,
+                                        bool detailed_labels = true);
 
 }  // namespace hindsight

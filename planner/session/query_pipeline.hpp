@@ -48,8 +48,10 @@ struct CompiledQuery {
 };
 
 /// SQL query AST -> bound logical plan -> rewritten -> estimated -> physical plan.
+/// `sign_plans` = false skips signing (only for measuring what signing costs: EXPLAIN, groups and
+/// the stats need the signatures).
 std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, const std::string& sql,
-                                             const Settings& settings);
+                                             const Settings& settings, bool sign_plans = true);
 
 /// One execution attempt: the rows (or the error) and what every executable operator did.
 struct ExecutedQuery {

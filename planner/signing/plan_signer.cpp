@@ -92,6 +92,7 @@ class SignatureParamWriter : public ParamWriter {
 void PlanSigner::set_cte(int index, const LogicalOperator& root) { ctes_[index] = &root; }
 
 void PlanSigner::forget(NodeId id) {
+  join_parts_.erase(id);
   logical_.erase(id);
   physical_.erase(id);
 }
@@ -253,22 +254,25 @@ std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op) {
     return o.kind == LogicalKind::Join && o.as<LogicalJoin>().type == LogicalJoinType::Inner;
   };
   if (!inner(op)) return std::nullopt;
-  std::vector<sig::Signature> inputs;
-  std::vector<std::string> preds;
-  std::function<void(const LogicalOperator&)> walk = [&](const LogicalOperator& o) {
-    if (!inner(o)) {
-      inputs.push_back(sign(o).exact);
-      return;
+  // Children are signed (and their parts recorded) before their parent.
+  JoinSetParts parts;
+  for (auto& c : op.children) {
+    auto it = join_parts_.find(c->id);
+    if (inner(*c) && it != join_parts_.end()) {
+      parts.inputs.insert(parts.inputs.end(), it->second.inputs.begin(), it->second.inputs.end());
+      parts.preds.insert(parts.preds.end(), it->second.preds.begin(), it->second.preds.end());
+    } else {
+      parts.inputs.push_back(sign(*c).exact);
     }
-    for (auto& c : o.as<LogicalJoin>().conditions) {
-      std::vector<ExprPtr> parts;
-      split_conjuncts(normalize_for_signature(*c), parts);
-      for (auto& p : parts) preds.push_back(encode_expr(*p, false));
-    }
-    for (auto& c : o.children) walk(*c);
-  };
-  walk(op);
-  return sig::join_set_signature(std::move(inputs), std::move(preds));
+  }
+  for (auto& c : op.as<LogicalJoin>().conditions) {
+    std::vector<ExprPtr> conj;
+    split_conjuncts(normalize_for_signature(*c), conj);
+    for (auto& p : conj) parts.preds.push_back(encode_expr(*p, false));
+  }
+  auto s = sig::join_set_signature(parts.inputs, parts.preds);
+  join_parts_[op.id] = std::move(parts);
+  return s;
 }
 
 void PlanSigner::define_outputs(const PhysicalOperator& op, const NodeSignatures& s) {

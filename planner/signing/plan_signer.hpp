@@ -50,6 +50,13 @@ class PlanSigner {
   std::map<NodeId, NodeSignatures> logical_, physical_;
   std::map<ColumnId, Lineage> lineage_;
   std::map<int, const LogicalOperator*> ctes_;
+  /// Inputs and predicate forms of the inner-join tree under each inner join (built from the
+  /// children's, so each predicate is encoded once).
+  struct JoinSetParts {
+    std::vector<sig::Signature> inputs;
+    std::vector<std::string> preds;
+  };
+  std::map<NodeId, JoinSetParts> join_parts_;
 };
 
 }  // namespace hindsight
