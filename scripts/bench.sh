@@ -25,6 +25,14 @@ if [ ! -f "$DATA/catalog.json" ]; then
   rm -rf "$DATA"
   mv "$DATA.partial" "$DATA"
 fi
-exec python3 "$ROOT/bench/tpch_vs_sqlite.py" --bin "$BIN" --data "$DATA" \
+python3 "$ROOT/bench/tpch_vs_sqlite.py" --bin "$BIN" --data "$DATA" \
   --sqlite-db "$BUILD/data/tpch-sf$SF.sqlite" --queries "$ROOT/tests/differential/tpch" \
   --repeat "${REPEAT:-3}" --timeout "${TIMEOUT:-300}"
+
+# Micro benchmarks (Google Benchmark): signatures, union-find, join enumeration, planning with
+# and without the plan mapper.
+if [ -x "$BUILD/hindsight_bench" ]; then
+  echo
+  echo "== micro benchmarks"
+  "$BUILD/hindsight_bench" --benchmark_min_time=0.2 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
+fi

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# make demo: generate skewed TPC-H data (once) and show EXPLAIN ANALYZE of a few queries.
+# make demo: generate skewed TPC-H data (once), show EXPLAIN ANALYZE of a few queries (estimated
+# vs actual rows per operator, with signatures and groups), the equivalence groups of a
+# self-join, and a query that fails its memory budget with a typed error.
 set -euo pipefail
 BIN=${1:-build/hindsight}
 DATA=${2:-build/data/tpch-sf0.1-skew}
@@ -15,3 +17,12 @@ for q in 3 5 10; do
   echo; echo "== TPC-H Q$q: EXPLAIN ANALYZE (estimated vs actual rows per operator)"
   "$BIN" explain --analyze --data "$DATA" -f "tests/differential/tpch/$(printf q%02d "$q").sql" || true
 done
+
+echo; echo "== Equivalence groups of a self-join: both scans of nation are one computation"
+"$BIN" groups --analyze --data "$DATA" \
+  "SELECT a.n_name, b.n_name FROM nation a JOIN nation b ON a.n_nationkey = b.n_nationkey WHERE a.n_regionkey <> 1 AND b.n_regionkey <> 1" || true
+
+echo; echo "== A query over its memory budget fails with a typed error naming the operator"
+"$BIN" query --data "$DATA" --set memory_limit=4MB --format json \
+  "SELECT count(*) FROM lineitem l1, lineitem l2 WHERE l1.l_orderkey = l2.l_orderkey" | head -c 600 || true
+echo

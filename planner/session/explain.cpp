@@ -127,7 +127,7 @@ std::string explain_text(const CompiledQuery& cq, const ExecutedQuery* run, cons
   if (!cq.ctes.empty()) out += "Query:\n";
   render(*cq.physical, cq, run, mapping, cq.ctes.empty() ? 0 : 1, out);
   if (run) {
-    out += fmt::format("planning {:.1f} ms, execution {:.1f} ms, peak memory {}, {} rows\n", cq.plan_ms, run->elapsed_ms,
+    out += fmt::format("planning (incl. table loads) {:.1f} ms, execution {:.1f} ms, peak memory {}, {} rows\n", cq.plan_ms, run->elapsed_ms,
                        format_bytes(run->peak_memory), run->row_count());
     if (run->error) out += "failed: " + run->error->format() + "\n";
   }
