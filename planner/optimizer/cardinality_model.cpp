@@ -1,11 +1,94 @@
 #include "planner/optimizer/cardinality_model.hpp"
 
+#include "planner/optimizer/stats/column_statistics.hpp"
+#include "planner/optimizer/stats/selectivity.hpp"
+
 #include <algorithm>
 #include <cmath>
 
 namespace hindsight {
 
-double CardinalityModel::selectivity(const Expr& e) {
+namespace {
+/// The column under value-preserving casts, or nullptr.
+const Expr* column_under_casts(const Expr& e) {
+  const Expr* x = &e;
+  while (x->kind == ExprKind::Cast) x = x->children[0].get();
+  return x->kind == ExprKind::ColumnRef ? x : nullptr;
+}
+}  // namespace
+
+const ColumnStatistics* CardinalityModel::stats_of(const Expr& e) const {
+  if (!column_stats_) return nullptr;
+  const Expr* c = column_under_casts(e);
+  return c ? column_stats_(c->column_id) : nullptr;
+}
+
+double CardinalityModel::selectivity(const Expr& e) const {
+  // Column-against-constant shapes first, from the column's statistics.
+  if (e.kind == ExprKind::Call && e.children.size() == 2 &&
+      (e.op == ScalarOp::Eq || e.op == ScalarOp::Ne || e.op == ScalarOp::Lt || e.op == ScalarOp::Le ||
+       e.op == ScalarOp::Gt || e.op == ScalarOp::Ge)) {
+    const Expr* col = &*e.children[0];
+    const Expr* cst = &*e.children[1];
+    ScalarOp op = e.op;
+    if (col->is_constant()) {
+      std::swap(col, cst);
+      op = op == ScalarOp::Lt ? ScalarOp::Gt : op == ScalarOp::Gt ? ScalarOp::Lt : op == ScalarOp::Le ? ScalarOp::Ge
+         : op == ScalarOp::Ge ? ScalarOp::Le : op;
+    }
+    const ColumnStatistics* cs = cst->is_constant() ? stats_of(*col) : nullptr;
+    if (cs && !cst->value.is_null) {
+      const Value& v = cst->value;
+      switch (op) {
+        case ScalarOp::Eq: return eq_selectivity(*cs, v);
+        case ScalarOp::Ne: return ne_selectivity(*cs, v);
+        case ScalarOp::Lt: return range_selectivity(*cs, std::nullopt, false, v, false);
+        case ScalarOp::Le: return range_selectivity(*cs, std::nullopt, false, v, true);
+        case ScalarOp::Gt: return range_selectivity(*cs, v, false, std::nullopt, false);
+        default: return range_selectivity(*cs, v, true, std::nullopt, false);
+      }
+    }
+  }
+  if (e.kind == ExprKind::InList) {
+    const ColumnStatistics* cs = stats_of(*e.children[0]);
+    std::vector<Value> values;
+    for (size_t i = 1; i < e.children.size() && cs; ++i) {
+      if (!e.children[i]->is_constant()) cs = nullptr;
+      else values.push_back(e.children[i]->value);
+    }
+    if (cs) {
+      double s = in_selectivity(*cs, values);
+      return e.negated ? std::max(0.0, 1 - s - null_selectivity(*cs)) : s;
+    }
+  }
+  if (e.kind == ExprKind::Like && e.children[1]->is_constant() && !e.children[1]->value.is_null) {
+    const ColumnStatistics* cs = stats_of(*e.children[0]);
+    const std::string& pattern = e.children[1]->value.s;
+    std::string prefix = pattern.substr(0, pattern.find_first_of("%_"));
+    if (cs && !prefix.empty()) {
+      double s = like_prefix_selectivity(*cs, prefix);
+      if (prefix.size() < pattern.size() && pattern.find_first_of("%_") != pattern.size() - 1) s *= 0.5;
+      return e.negated ? std::max(0.0, 1 - s - null_selectivity(*cs)) : s;
+    }
+  }
+  if (e.kind == ExprKind::IsNull)
+    if (const ColumnStatistics* cs = stats_of(*e.children[0]))
+      return e.negated ? not_null_selectivity(*cs) : null_selectivity(*cs);
+  if (e.kind == ExprKind::And) {
+    double s = 1;
+    for (auto& c : e.children) s *= selectivity(*c);
+    return s;
+  }
+  if (e.kind == ExprKind::Or) {
+    double miss = 1;
+    for (auto& c : e.children) miss *= 1 - selectivity(*c);
+    return 1 - miss;
+  }
+  if (e.kind == ExprKind::Not) return 1 - selectivity(*e.children[0]);
+  return fixed_selectivity(e);
+}
+
+double CardinalityModel::fixed_selectivity(const Expr& e) const {
   switch (e.kind) {
     case ExprKind::Call:
       switch (e.op) {
@@ -22,17 +105,6 @@ double CardinalityModel::selectivity(const Expr& e) {
       double s = std::min(0.5, 0.1 * static_cast<double>(e.children.size() - 1));
       return e.negated ? 1 - s : s;
     }
-    case ExprKind::And: {
-      double s = 1;
-      for (auto& c : e.children) s *= selectivity(*c);
-      return s;
-    }
-    case ExprKind::Or: {
-      double miss = 1;
-      for (auto& c : e.children) miss *= 1 - selectivity(*c);
-      return 1 - miss;
-    }
-    case ExprKind::Not: return 1 - selectivity(*e.children[0]);
     case ExprKind::IsNull: return e.negated ? 0.95 : 0.05;
     default: return 0.5;
   }
@@ -42,7 +114,7 @@ double CardinalityModel::estimate(LogicalOperator& op) {
   std::vector<double> in;
   for (auto& c : op.children) in.push_back(estimate(*c));
   double rows = 1;
-  auto conj_sel = [](const std::vector<ExprPtr>& conj) {
+  auto conj_sel = [this](const std::vector<ExprPtr>& conj) {
     double s = 1;
     for (auto& c : conj) s *= selectivity(*c);
     return s;
@@ -59,13 +131,29 @@ double CardinalityModel::estimate(LogicalOperator& op) {
     case LogicalKind::Join: {
       auto& j = op.as<LogicalJoin>();
       bool equi = false;
-      for (auto& c : j.conditions) equi |= c->kind == ExprKind::Call && c->op == ScalarOp::Eq;
+      // Containment: each equi-join key pair with statistics on both sides divides by max(ndv).
+      double key_sel = 1;
+      bool key_stats = false;
+      for (auto& c : j.conditions) {
+        bool eq = c->kind == ExprKind::Call && c->op == ScalarOp::Eq;
+        equi |= eq;
+        if (!eq) continue;
+        const ColumnStatistics* a = stats_of(*c->children[0]);
+        const ColumnStatistics* b = stats_of(*c->children[1]);
+        if (a && b) {
+          key_sel *= join_selectivity(*a, *b);
+          key_stats = true;
+        }
+      }
       switch (j.type) {
         case LogicalJoinType::Semi:
         case LogicalJoinType::Anti:
         case LogicalJoinType::NullAwareAnti: rows = in[0] * 0.5; break;
         default: {
-          double inner = j.conditions.empty() ? in[0] * in[1] : equi ? std::max(in[0], in[1]) : in[0] * in[1] * 0.3;
+          double inner = j.conditions.empty() ? in[0] * in[1]
+                       : key_stats           ? in[0] * in[1] * key_sel
+                       : equi                ? std::max(in[0], in[1])
+                                             : in[0] * in[1] * 0.3;
           if (j.type == LogicalJoinType::Left) inner = std::max(inner, in[0]);
           if (j.type == LogicalJoinType::Right) inner = std::max(inner, in[1]);
           if (j.type == LogicalJoinType::Full) inner = std::max(inner, in[0] + in[1]);
@@ -76,7 +164,12 @@ double CardinalityModel::estimate(LogicalOperator& op) {
     }
     case LogicalKind::Aggregate: {
       auto& a = op.as<LogicalAggregate>();
-      rows = a.groups.empty() ? 1 : std::max(1.0, in[0] * 0.1);
+      std::vector<const ColumnStatistics*> keys;
+      for (ColumnId g : a.groups)
+        if (const ColumnStatistics* cs = column_stats_ ? column_stats_(g) : nullptr) keys.push_back(cs);
+      if (a.groups.empty()) rows = 1;
+      else if (keys.size() == a.groups.size()) rows = std::min(in[0], group_count(keys, in[0]));
+      else rows = std::max(1.0, in[0] * 0.1);
       break;
     }
     case LogicalKind::Limit: {
@@ -92,7 +185,8 @@ double CardinalityModel::estimate(LogicalOperator& op) {
     case LogicalKind::Values: rows = static_cast<double>(op.as<LogicalValues>().rows.size()); break;
     case LogicalKind::CteRef: rows = cte_rows_ ? cte_rows_(op.as<LogicalCteRef>().cte_index) : 1000; break;
   }
-  op.estimated_rows = std::max(0.0, std::round(rows));
+  // Never estimate zero for an operator that may produce rows: later products would vanish.
+  op.estimated_rows = std::max(1.0, std::round(rows));
   return op.estimated_rows;
 }
 

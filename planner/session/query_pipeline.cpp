@@ -4,10 +4,17 @@
 
 #include "planner/common/error.hpp"
 #include "planner/optimizer/cardinality_model.hpp"
+#include "planner/optimizer/stats/statistics_cache.hpp"
 
 namespace hindsight {
 
 namespace {
+/// Table statistics of this process, analyzed on first use and again when a table's data changes.
+StatisticsCache& statistics_cache() {
+  static StatisticsCache cache;
+  return cache;
+}
+
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -40,6 +47,15 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
 
   CardinalityModel model([&](const TableDef& def) { return static_cast<double>(db.table(def.name)->row_count); });
   model.set_cte_rows([&](int i) { return cq->ctes.at(static_cast<size_t>(i)).logical->estimated_rows; });
+  std::map<std::string, std::shared_ptr<const TableStatistics>> table_stats;  // keeps them alive while planning
+  model.set_column_stats([&](ColumnId id) -> const ColumnStatistics* {
+    const ColumnInfo& info = cq->ctx.column(id);
+    if (info.base_table.empty()) return nullptr;
+    auto it = table_stats.find(info.base_table);
+    if (it == table_stats.end())
+      it = table_stats.emplace(info.base_table, statistics_cache().get(*db.table(info.base_table))).first;
+    return it->second ? it->second->column(info.base_column) : nullptr;
+  });
   for (auto& c : cq->ctes) model.estimate(*c.logical);
   model.estimate(*cq->logical);
 

@@ -52,8 +52,12 @@ void expect_error(Fn&& fn, ErrorCode code, int line = 0, int col = 0) {
     ADD_FAILURE() << "expected " << error_code_name(code);
   } catch (const Error& e) {
     EXPECT_EQ(error_code_name(e.code()), std::string(error_code_name(code))) << e.format();
-    if (line) EXPECT_EQ(e.pos().line, line) << e.format();
-    if (col) EXPECT_EQ(e.pos().col, col) << e.format();
+    if (line) {
+      EXPECT_EQ(e.pos().line, line) << e.format();
+    }
+    if (col) {
+      EXPECT_EQ(e.pos().col, col) << e.format();
+    }
   }
 }
 
