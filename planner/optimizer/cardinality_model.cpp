@@ -88,6 +88,16 @@ double CardinalityModel::selectivity(const Expr& e) const {
   return fixed_selectivity(e);
 }
 
+double CardinalityModel::join_condition_selectivity(const Expr& c, double left_rows, double right_rows) const {
+  if (c.kind == ExprKind::Call && c.op == ScalarOp::Eq) {
+    const ColumnStatistics* a = stats_of(*c.children[0]);
+    const ColumnStatistics* b = stats_of(*c.children[1]);
+    if (a && b) return join_selectivity(*a, *b);
+    return 1.0 / std::max(1.0, std::max(left_rows, right_rows));
+  }
+  return 0.3;
+}
+
 double CardinalityModel::fixed_selectivity(const Expr& e) const {
   switch (e.kind) {
     case ExprKind::Call:

@@ -20,6 +20,9 @@ class CardinalityModel {
   explicit CardinalityModel(std::function<double(const TableDef&)> table_rows) : table_rows_(std::move(table_rows)) {}
   double estimate(LogicalOperator& op);
   double selectivity(const Expr& conjunct) const;
+  /// Fraction of the cross product of two inputs a join condition keeps: containment from
+  /// statistics for column = column, else the foreign-key guess 1 / max(rows), else 0.3.
+  double join_condition_selectivity(const Expr& condition, double left_rows, double right_rows) const;
   /// Statistics of a column by its lineage (nullptr when unknown).
   void set_column_stats(std::function<const ColumnStatistics*(ColumnId)> fn) { column_stats_ = std::move(fn); }
   /// Rows of materialized CTE i (its producer's estimate).

@@ -4,6 +4,7 @@
 
 #include "planner/common/error.hpp"
 #include "planner/optimizer/cardinality_model.hpp"
+#include "planner/optimizer/cost_based_join_order.hpp"
 #include "planner/optimizer/stats/statistics_cache.hpp"
 
 namespace hindsight {
@@ -58,6 +59,11 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
   });
   for (auto& c : cq->ctes) model.estimate(*c.logical);
   model.estimate(*cq->logical);
+  if (!settings.disabled_rules.count("cost_based_join_order")) {
+    for (auto& c : cq->ctes)
+      if (order_joins_by_cost(c.logical, model, cq->ctx)) model.estimate(*c.logical);
+    if (order_joins_by_cost(cq->logical, model, cq->ctx)) model.estimate(*cq->logical);
+  }
 
   PhysicalPlannerOptions opts;
   opts.workers = settings.effective_workers();

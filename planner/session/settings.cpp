@@ -58,6 +58,7 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
   } else if (name == "disabled_rules") {
     std::set<std::string> rules;
     auto known = rewrite_rule_names();
+    known.push_back("cost_based_join_order");  // the optimizer's join enumeration, after the rewrites
     std::stringstream in(value);
     std::string item;
     while (std::getline(in, item, ',')) {

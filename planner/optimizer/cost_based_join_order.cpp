@@ -1,0 +1,111 @@
+#include "planner/optimizer/cost_based_join_order.hpp"
+
+#include <set>
+
+#include "planner/logical/plan_utils.hpp"
+#include "planner/optimizer/join_order/best_join_order.hpp"
+#include "planner/optimizer/join_order/cost_model.hpp"
+
+namespace hindsight {
+
+namespace {
+
+bool is_inner_join(const LogicalOperator& op) {
+  return op.kind == LogicalKind::Join && op.as<LogicalJoin>().type == LogicalJoinType::Inner;
+}
+
+size_t count_leaves(const LogicalOperator& op) {
+  if (!is_inner_join(op)) return 1;
+  return count_leaves(*op.children[0]) + count_leaves(*op.children[1]);
+}
+
+void flatten(LogicalPtr& node, std::vector<LogicalPtr>& leaves, std::vector<ExprPtr>& conds, std::vector<NodeId>& ids) {
+  if (!is_inner_join(*node)) {
+    leaves.push_back(std::move(node));
+    return;
+  }
+  ids.push_back(node->id);
+  for (auto& c : node->as<LogicalJoin>().conditions) conds.push_back(std::move(c));
+  flatten(node->children[0], leaves, conds, ids);
+  flatten(node->children[1], leaves, conds, ids);
+}
+
+std::string shape(const LogicalOperator& op) {
+  if (!is_inner_join(op)) return std::to_string(op.id);
+  return "(" + shape(*op.children[0]) + " " + shape(*op.children[1]) + ")";
+}
+
+}  // namespace
+
+bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx) {
+  bool changed = false;
+  if (!is_inner_join(*plan) || count_leaves(*plan) < 3) {
+    for (auto& c : plan->children) changed |= order_joins_by_cost(c, model, ctx);
+    if (changed) {
+      refresh_outputs(*plan);
+      model.estimate(*plan);
+    }
+    return changed;
+  }
+  const std::string before = shape(*plan);
+  std::vector<LogicalPtr> leaves;
+  std::vector<ExprPtr> conds;
+  std::vector<NodeId> ids;
+  flatten(plan, leaves, conds, ids);
+  for (auto& l : leaves) order_joins_by_cost(l, model, ctx);
+
+  joinorder::QueryGraph graph;
+  std::vector<std::set<ColumnId>> leaf_cols;
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    graph.add_relation(std::max(1.0, model.estimate(*leaves[i])), static_cast<int64_t>(i));
+    leaf_cols.push_back(output_set(*leaves[i]));
+  }
+  std::vector<bool> in_graph(conds.size(), false);
+  for (size_t k = 0; k < conds.size(); ++k) {
+    joinorder::RelSet touched = 0;
+    for (ColumnId c : columns_of(*conds[k]))
+      for (size_t i = 0; i < leaves.size(); ++i)
+        if (leaf_cols[i].count(c)) touched |= joinorder::RelSet{1} << i;
+    if (__builtin_popcountll(touched) < 2) continue;  // placed at the top below
+    joinorder::RelSet first = touched & (~touched + 1);
+    double left_rows = graph.relations()[static_cast<size_t>(__builtin_ctzll(first))].cardinality;
+    double right_rows = 1;
+    for (size_t i = 0; i < leaves.size(); ++i)
+      if ((touched & ~first) >> i & 1) right_rows *= graph.relations()[i].cardinality;
+    graph.add_edge(first, touched & ~first, model.join_condition_selectivity(*conds[k], left_rows, right_rows),
+                   static_cast<int>(k));
+    in_graph[k] = true;
+  }
+  joinorder::HashJoinCostModel cost;
+  joinorder::JoinTree tree = joinorder::best_join_order(graph, cost);
+
+  // Rebuild bottom-up; reuse the original join ids.
+  size_t next_id = 0;
+  std::vector<LogicalPtr> built(tree.nodes.size());
+  for (size_t n = 0; n < tree.nodes.size(); ++n) {
+    const joinorder::JoinNode& jn = tree.nodes[n];
+    if (jn.is_leaf()) {
+      built[n] = std::move(leaves[static_cast<size_t>(jn.relation)]);
+      continue;
+    }
+    NodeId id = next_id < ids.size() ? ids[ids.size() - 1 - next_id++] : ctx.next_node_id();
+    auto j = std::make_unique<LogicalJoin>(id);
+    j->type = LogicalJoinType::Inner;
+    for (int e : jn.edges_applied) {
+      int k = graph.edges()[static_cast<size_t>(e)].tag;
+      j->conditions.push_back(std::move(conds[static_cast<size_t>(k)]));
+    }
+    j->children.push_back(std::move(built[static_cast<size_t>(jn.left)]));
+    j->children.push_back(std::move(built[static_cast<size_t>(jn.right)]));
+    refresh_outputs(*j);
+    built[n] = std::move(j);
+  }
+  plan = std::move(built[static_cast<size_t>(tree.root)]);
+  // Conditions outside the graph (fewer than two inputs) and any the tree left out go on top.
+  for (auto& c : conds)
+    if (c) plan->as<LogicalJoin>().conditions.push_back(std::move(c));
+  model.estimate(*plan);
+  return shape(*plan) != before || changed;
+}
+
+}  // namespace hindsight
