@@ -133,7 +133,9 @@ PhysicalPtr PhysicalPlanner::plan_node(const LogicalOperator& op) {
       auto v = make<PhysicalValues>(&op);
       v->rows = op.as<LogicalValues>().rows;
       v->outputs = op.outputs;
-      v->distribution = Distribution::replicated();
+      // Constant rows exist once, on one worker (ValuesOp produces them on worker 0 only): a
+      // join broadcasts them rather than reading them as a reference table on every worker.
+      v->distribution = Distribution::single();
       return v;
     }
   }

@@ -75,6 +75,21 @@ TEST(SessionTest, ExplainAnalyzeShowsActualRowsPerOperator) {
   EXPECT_EQ(json["physical"]["estimate_source"], "model");
 }
 
+TEST(SessionTest, ConstantRowsJoinAlikeOnAnyNumberOfWorkers) {
+  const char* sql = "SELECT count(*) FROM lineitem JOIN (SELECT 1 AS x) v ON l_linenumber = v.x";
+  std::vector<int64_t> counts;
+  for (int w : {1, 2, 4}) {
+    Settings s;
+    s.workers = w;
+    auto r = run(sql, s);
+    ASSERT_TRUE(r.ok()) << r.error->format();
+    counts.push_back(r.executed.batches.at(0).columns.at(0).ints.at(0));
+  }
+  EXPECT_EQ(counts[0], counts[1]);
+  EXPECT_EQ(counts[0], counts[2]);
+  EXPECT_GT(counts[0], 0);
+}
+
 TEST(SessionTest, TimeoutIsATypedError) {
   Settings s;
   s.timeout_ms = 1;
