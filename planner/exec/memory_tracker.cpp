@@ -12,8 +12,8 @@ void MemoryTracker::charge(int64_t bytes, const std::string& op_label) {
   if (now > limit_) {
     used_.fetch_sub(bytes, std::memory_order_relaxed);
     throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
-                fmt::format("{} needs {} more, {} in use > limit {}", op_label, format_bytes(bytes),
-                            format_bytes(now), format_bytes(limit_)));
+                fmt::format("{} needs {} more while {} are in use: {} > limit {}", op_label, format_bytes(bytes),
+                            format_bytes(now - bytes), format_bytes(now), format_bytes(limit_)));
   }
   int64_t p = peak_.load(std::memory_order_relaxed);
   while (now > p && !peak_.compare_exchange_weak(p, now, std::memory_order_relaxed)) {
