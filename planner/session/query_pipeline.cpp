@@ -46,7 +46,15 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
   }
   cq->rules = driver.run(cq->logical, rctx);
 
-  CardinalityModel model([&](const TableDef& def) { return static_cast<double>(db.table(def.name)->row_count); });
+  // One snapshot of each table for the whole compilation: the same data for estimates and plan,
+  // and one freshness check (a stat of its file) per table instead of one per use.
+  std::map<std::string, TablePtr> tables;
+  auto table = [&](const std::string& name) -> const TablePtr& {
+    auto it = tables.find(name);
+    if (it == tables.end()) it = tables.emplace(name, db.table(name)).first;
+    return it->second;
+  };
+  CardinalityModel model([&](const TableDef& def) { return static_cast<double>(table(def.name)->row_count); });
   model.set_cte_rows([&](int i) { return cq->ctes.at(static_cast<size_t>(i)).logical->estimated_rows; });
   std::map<std::string, std::shared_ptr<const TableStatistics>> table_stats;  // keeps them alive while planning
   model.set_column_stats([&](ColumnId id) -> const ColumnStatistics* {
@@ -54,7 +62,7 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
     if (info.base_table.empty()) return nullptr;
     auto it = table_stats.find(info.base_table);
     if (it == table_stats.end())
-      it = table_stats.emplace(info.base_table, statistics_cache().get(*db.table(info.base_table))).first;
+      it = table_stats.emplace(info.base_table, statistics_cache().get(*table(info.base_table))).first;
     return it->second ? it->second->column(info.base_column) : nullptr;
   });
   for (auto& c : cq->ctes) model.estimate(*c.logical);
@@ -68,7 +76,7 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
   PhysicalPlannerOptions opts;
   opts.workers = settings.effective_workers();
   opts.memory_limit = settings.memory_limit;
-  PhysicalPlanner planner(cq->ctx, opts, [&](const TableDef& def) { return db.table(def.name); });
+  PhysicalPlanner planner(cq->ctx, opts, [&](const TableDef& def) { return table(def.name); });
   for (auto& c : cq->ctes) c.physical = planner.plan_cte(*c.logical);
   cq->physical = planner.plan(*cq->logical);
   cq->physical_links = planner.links();
