@@ -36,7 +36,7 @@ BoundQuery Binder::bind_query(const sql::Query& q, const Scope* outer) {
     bq = bind_select(q.body->as<sql::SelectCore>(), &q, outer);
   } else {
     bq = bind_body(*q.body, outer);
-    if (!q.order_by.empty()) bq.plan = apply_order_limit(q, bq, nullptr);
+    if (!q.order_by.empty()) bq.plan = order_set_operation(q, bq);
   }
   if (q.limit || q.offset) {
     auto lim = make<LogicalLimit>();
@@ -104,7 +104,7 @@ BoundQuery Binder::bind_body(const sql::QueryBody& body, const Scope* outer) {
   return out;
 }
 
-LogicalPtr Binder::apply_order_limit(const sql::Query& q, BoundQuery& bq, const std::vector<ExprPtr>*) {
+LogicalPtr Binder::order_set_operation(const sql::Query& q, BoundQuery& bq) {
   // ORDER BY over a set operation: output ordinals or output names only.
   auto sort = make<LogicalSort>();
   for (auto& item : q.order_by) {
@@ -180,6 +180,25 @@ LogicalPtr Binder::bind_from(const sql::TableRef& ref, Scope& scope, const Scope
   return join;
 }
 
+BoundQuery Binder::bind_cte_body(const sql::CommonTableExpr& def,
+                                  std::vector<std::map<std::string, Cte>>::reverse_iterator level_it,
+                                  const Scope* outer) {
+  // The body sees only the CTEs defined before it, at its own level and outside.
+  size_t level = cte_scopes_.size() - 1 - static_cast<size_t>(std::distance(cte_scopes_.rbegin(), level_it));
+  auto saved = cte_scopes_;
+  cte_scopes_.resize(level + 1);
+  std::map<std::string, Cte> visible;
+  for (auto& [n, c] : cte_scopes_.back())
+    if (c.def->id < def.id) visible[n] = c;
+  cte_scopes_.back() = std::move(visible);
+  BoundQuery bq = bind_query(*def.query, outer);
+  cte_scopes_ = std::move(saved);
+  if (!def.column_aliases.empty() && def.column_aliases.size() != bq.outputs.size())
+    fail(ErrorCode::BIND_ERROR, def, fmt::format("WITH query '{}' has {} columns but {} aliases", def.name,
+                                                 bq.outputs.size(), def.column_aliases.size()));
+  return bq;
+}
+
 LogicalPtr Binder::bind_materialized_cte(const sql::BaseTableRef& ref, const sql::CommonTableExpr& def,
                                          std::vector<std::map<std::string, Cte>>::reverse_iterator level_it,
                                          Scope& scope, const std::string& qualifier) {
@@ -188,19 +207,8 @@ LogicalPtr Binder::bind_materialized_cte(const sql::BaseTableRef& ref, const sql
   if (found != materialized_index_.end()) {
     index = found->second;
   } else {
-    // Planned once, uncorrelated, seeing the CTEs defined before it.
-    size_t level = cte_scopes_.size() - 1 - static_cast<size_t>(std::distance(cte_scopes_.rbegin(), level_it));
-    auto saved = cte_scopes_;
-    cte_scopes_.resize(level + 1);
-    std::map<std::string, Cte> visible;
-    for (auto& [n, c] : cte_scopes_.back())
-      if (c.def->id < def.id) visible[n] = c;
-    cte_scopes_.back() = std::move(visible);
-    BoundQuery bq = bind_query(*def.query, nullptr);
-    cte_scopes_ = std::move(saved);
-    if (!def.column_aliases.empty() && def.column_aliases.size() != bq.outputs.size())
-      fail(ErrorCode::BIND_ERROR, def, fmt::format("WITH query '{}' has {} columns but {} aliases", def.name,
-                                                   bq.outputs.size(), def.column_aliases.size()));
+    // Planned once, uncorrelated.
+    BoundQuery bq = bind_cte_body(def, level_it, nullptr);
     MaterializedCte m;
     m.name = def.name;
     m.outputs = bq.outputs;
@@ -235,20 +243,8 @@ LogicalPtr Binder::bind_table(const sql::BaseTableRef& ref, Scope& scope, const 
     if (found == it->end()) continue;
     const sql::CommonTableExpr* def = found->second.def;
     if (materialize_ctes_) return bind_materialized_cte(ref, *def, it, scope, qualifier);
-    // Inline: every reference binds the body afresh (its own column ids). The body sees only the
-    // CTEs defined before it, at its own level and outside.
-    size_t level = cte_scopes_.size() - 1 - static_cast<size_t>(std::distance(cte_scopes_.rbegin(), it));
-    auto saved = cte_scopes_;
-    cte_scopes_.resize(level + 1);
-    std::map<std::string, Cte> visible;
-    for (auto& [n, c] : cte_scopes_.back())
-      if (c.def->id < def->id) visible[n] = c;
-    cte_scopes_.back() = std::move(visible);
-    BoundQuery bq = bind_query(*def->query, outer);
-    cte_scopes_ = std::move(saved);
-    if (!def->column_aliases.empty() && def->column_aliases.size() != bq.outputs.size())
-      fail(ErrorCode::BIND_ERROR, *def, fmt::format("WITH query '{}' has {} columns but {} aliases", def->name,
-                                                    bq.outputs.size(), def->column_aliases.size()));
+    // Inline: every reference binds the body afresh (its own column ids).
+    BoundQuery bq = bind_cte_body(*def, it, outer);
     for (size_t i = 0; i < bq.outputs.size(); ++i) {
       std::string name = def->column_aliases.empty() ? bq.names[i] : def->column_aliases[i];
       scope.columns.push_back({qualifier, name, bq.outputs[i], ctx_.column(bq.outputs[i]).type});

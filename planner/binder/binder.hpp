@@ -75,12 +75,10 @@ class Binder {
     std::function<ExprPtr(const sql::Expr&)> intercept;
     /// Set when a column of the (pre-aggregation) scope is referenced where only grouped columns may be.
     std::function<void(const sql::ColumnRefExpr&, const ScopeColumn&)> on_column;
-    bool allow_aggregates = false;
     const char* clause = "expression";
   };
 
  private:
-  friend struct SelectBinder;
   struct Cte {
     const sql::CommonTableExpr* def;
   };
@@ -89,6 +87,8 @@ class Binder {
   BoundQuery bind_select(const sql::SelectCore& core, const sql::Query* order_owner, const Scope* outer);
   LogicalPtr bind_from(const sql::TableRef& ref, Scope& scope, const Scope* outer);
   LogicalPtr bind_table(const sql::BaseTableRef& ref, Scope& scope, const Scope* outer);
+  BoundQuery bind_cte_body(const sql::CommonTableExpr& def,
+                           std::vector<std::map<std::string, Cte>>::reverse_iterator level_it, const Scope* outer);
   LogicalPtr bind_materialized_cte(const sql::BaseTableRef& ref, const sql::CommonTableExpr& def,
                                    std::vector<std::map<std::string, Cte>>::reverse_iterator level_it, Scope& scope,
                                    const std::string& qualifier);
@@ -104,7 +104,8 @@ class Binder {
   ExprPtr bind_binary(const sql::BinaryExpr& b, ExprContext& ec);
   ExprPtr bind_comparison(ScalarOp op, ExprPtr l, ExprPtr r, const sql::AstNode& at);
   ExprPtr bind_column(const sql::ColumnRefExpr& c, ExprContext& ec);
-  LogicalPtr apply_order_limit(const sql::Query& q, BoundQuery& bq, const std::vector<ExprPtr>* select_exprs);
+  /// ORDER BY over a set operation (output names and positions only).
+  LogicalPtr order_set_operation(const sql::Query& q, BoundQuery& bq);
 
   void link(const sql::AstNode& ast, const LogicalOperator& op) { ast_links_.push_back({ast.id, op.id}); }
   template <class T>

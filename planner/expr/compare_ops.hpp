@@ -35,23 +35,10 @@ void with_comparator(ScalarOp op, F&& f) {
   }
 }
 
-inline bool is_comparison(ScalarOp op) { return op >= ScalarOp::Eq && op <= ScalarOp::Ge; }
+inline bool is_comparison(ScalarOp op) { return is_comparison_op(op); }
 
 /// The operator with swapped operands: a < b  <=>  b > a.
-inline ScalarOp mirror(ScalarOp op) {
-  switch (op) {
-    case ScalarOp::Lt:
-      return ScalarOp::Gt;
-    case ScalarOp::Le:
-      return ScalarOp::Ge;
-    case ScalarOp::Gt:
-      return ScalarOp::Lt;
-    case ScalarOp::Ge:
-      return ScalarOp::Le;
-    default:
-      return op;
-  }
-}
+inline ScalarOp mirror(ScalarOp op) { return mirror_comparison(op); }
 
 /// The non-NULL constants of an IN list: a linear scan when short, else binary search (numbers) or a hash set
 /// (strings). T is int64_t, double or std::string_view (viewing strings that outlive the set).

@@ -50,6 +50,20 @@ enum class ScalarOp : uint8_t {
 
 const char* scalar_op_name(ScalarOp op);
 
+/// True for =, <>, <, <=, >, >=.
+inline bool is_comparison_op(ScalarOp op) { return op >= ScalarOp::Eq && op <= ScalarOp::Ge; }
+
+/// The comparison with its operands swapped: a < b is b > a (= and <> stay).
+inline ScalarOp mirror_comparison(ScalarOp op) {
+  switch (op) {
+    case ScalarOp::Lt: return ScalarOp::Gt;
+    case ScalarOp::Le: return ScalarOp::Ge;
+    case ScalarOp::Gt: return ScalarOp::Lt;
+    case ScalarOp::Ge: return ScalarOp::Le;
+    default: return op;
+  }
+}
+
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 

@@ -33,8 +33,7 @@ double CardinalityModel::selectivity(const Expr& e) const {
     ScalarOp op = e.op;
     if (col->is_constant()) {
       std::swap(col, cst);
-      op = op == ScalarOp::Lt ? ScalarOp::Gt : op == ScalarOp::Gt ? ScalarOp::Lt : op == ScalarOp::Le ? ScalarOp::Ge
-         : op == ScalarOp::Ge ? ScalarOp::Le : op;
+      op = mirror_comparison(op);
     }
     const ColumnStatistics* cs = cst->is_constant() ? stats_of(*col) : nullptr;
     if (cs && !cst->value.is_null) {

@@ -6,16 +6,6 @@ namespace hindsight {
 
 namespace {
 
-ScalarOp mirror(ScalarOp op) {
-  switch (op) {
-    case ScalarOp::Lt: return ScalarOp::Gt;
-    case ScalarOp::Le: return ScalarOp::Ge;
-    case ScalarOp::Gt: return ScalarOp::Lt;
-    case ScalarOp::Ge: return ScalarOp::Le;
-    default: return op;
-  }
-}
-
 void flatten(ExprPtr& e) {
   if (e->kind != ExprKind::And && e->kind != ExprKind::Or) return;
   std::vector<ExprPtr> flat;
@@ -40,12 +30,12 @@ void normalize(ExprPtr& e) {
     bool cmp = e->op == ScalarOp::Lt || e->op == ScalarOp::Le || e->op == ScalarOp::Gt || e->op == ScalarOp::Ge;
     if (cmp && e->children[0]->is_constant() && !e->children[1]->is_constant()) {
       std::swap(e->children[0], e->children[1]);
-      e->op = mirror(e->op);
+      e->op = mirror_comparison(e->op);
     }
     // Only < and <= remain; a constant may end up on the left, which is fine: the form is unique.
     if (e->op == ScalarOp::Gt || e->op == ScalarOp::Ge) {
       std::swap(e->children[0], e->children[1]);
-      e->op = mirror(e->op);
+      e->op = mirror_comparison(e->op);
     }
   }
   if (e->kind == ExprKind::InList && e->children.size() == 2) {

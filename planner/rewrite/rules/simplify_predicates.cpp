@@ -6,21 +6,6 @@
 namespace hindsight {
 
 namespace {
-ScalarOp mirror(ScalarOp op) {
-  switch (op) {
-    case ScalarOp::Lt: return ScalarOp::Gt;
-    case ScalarOp::Le: return ScalarOp::Ge;
-    case ScalarOp::Gt: return ScalarOp::Lt;
-    case ScalarOp::Ge: return ScalarOp::Le;
-    default: return op;
-  }
-}
-
-bool is_comparison(ScalarOp op) {
-  return op == ScalarOp::Eq || op == ScalarOp::Ne || op == ScalarOp::Lt || op == ScalarOp::Le || op == ScalarOp::Gt ||
-         op == ScalarOp::Ge;
-}
-
 /// (A AND B) OR (A AND C) -> A AND (B OR C): a conjunct common to every branch of an OR (often
 /// a join condition, as in TPC-H Q19) becomes a conjunct of its own that joins can use.
 bool factor_or(ExprPtr& e) {
@@ -67,10 +52,10 @@ bool normalize(ExprPtr& e) {
   bool changed = false;
   for (auto& c : e->children) changed |= normalize(c);
   changed |= factor_or(e);
-  if (e->kind == ExprKind::Call && is_comparison(e->op) && e->children[0]->is_constant() &&
+  if (e->kind == ExprKind::Call && is_comparison_op(e->op) && e->children[0]->is_constant() &&
       !e->children[1]->is_constant()) {
     std::swap(e->children[0], e->children[1]);
-    e->op = mirror(e->op);
+    e->op = mirror_comparison(e->op);
     changed = true;
   }
   return changed;
