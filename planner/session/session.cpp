@@ -1,9 +1,63 @@
 #include "planner/session/session.hpp"
 
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+
+#include "planner/optimizer/stats/table_statistics_store.hpp"
 #include "planner/session/explain.hpp"
 #include "planner/sql/parser.hpp"
 
 namespace hindsight {
+
+StatementResult Session::run_analyze(const sql::AnalyzeStatement& stmt, const std::string& sql) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<const TableDef*> defs;
+  if (stmt.table.empty()) {
+    for (const TableDef& def : db_.catalog().tables) defs.push_back(&def);
+  } else {
+    const TableDef* def = db_.catalog().find(stmt.table);
+    if (!def) {
+      const auto& at = stmt.table_span;
+      throw Error(ErrorCode::BIND_ERROR, fmt::format("table '{}' does not exist", stmt.table),
+                  SourcePos{"", at.line, at.col}, caret_excerpt(sql, at.line, at.col));
+    }
+    defs.push_back(def);
+  }
+
+  StatementResult result;
+  result.is_analyze_statement = true;
+  result.compiled = std::make_unique<CompiledQuery>();
+  CompiledQuery& cq = *result.compiled;
+  cq.sql = sql;
+  const std::vector<std::pair<std::string, DataType>> columns = {
+      {"table", DataType::varchar()}, {"rows", DataType::bigint()}, {"columns", DataType::integer()},
+      {"seconds", DataType::float64()}};
+  Batch batch;
+  for (const auto& [name, type] : columns) {
+    cq.names.push_back(name);
+    cq.outputs.push_back(cq.ctx.add_column({name, type, "", ""}));
+    result.executed.types.push_back(type);
+    batch.columns.emplace_back(type);
+  }
+  StatisticsCache& cache = statistics_cache(db_);
+  for (const TableDef* def : defs) {
+    TablePtr table = db_.table(def->name);
+    const auto started = std::chrono::steady_clock::now();
+    auto stats = cache.refresh(*table);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    batch.columns[0].append_string(def->name);
+    batch.columns[1].append_int(static_cast<int64_t>(table->row_count));
+    batch.columns[2].append_int(stats ? static_cast<int64_t>(stats->columns.size()) : 0);  // 0: not analyzable
+    batch.columns[3].append_double(std::round(seconds * 1000.0) / 1000.0);
+    ++batch.rows;
+  }
+  if (batch.rows > 0) result.executed.batches.push_back(std::move(batch));
+  result.executed.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  result.attempts.push_back({1, std::nullopt, result.executed.elapsed_ms, "", ""});
+  return result;
+}
 
 StatementResult Session::run_script(const std::string& sql, bool explain, bool analyze) {
   StatementResult result;
@@ -28,6 +82,10 @@ StatementResult Session::run_script(const std::string& sql, bool explain, bool a
         continue;
       }
       result = StatementResult{};
+      if (stmt->is<sql::AnalyzeStatement>()) {
+        result = run_analyze(stmt->as<sql::AnalyzeStatement>(), sql);
+        continue;
+      }
       const sql::Query* q;
       if (stmt->is<sql::ExplainStatement>()) {
         result.is_explain = true;

@@ -21,6 +21,9 @@ struct Attempt {
 struct StatementResult {
   bool is_explain = false;
   bool analyze = false;
+  /// An ANALYZE statement: `compiled` only names the result columns (table, rows, columns, seconds; no plans,
+  /// no signatures) and `executed` holds one row per analyzed table.
+  bool is_analyze_statement = false;
   std::unique_ptr<CompiledQuery> compiled;  ///< null if compilation failed
   ExecutedQuery executed;                   ///< empty unless the query ran
   std::vector<Attempt> attempts;
@@ -29,7 +32,8 @@ struct StatementResult {
 };
 
 /// Runs SQL scripts against one database with session settings. SET statements change the
-/// settings; every other statement is compiled and (unless a plain EXPLAIN) executed.
+/// settings; ANALYZE [table] recomputes and persists table statistics (see table_statistics_store.hpp);
+/// every other statement is compiled and (unless a plain EXPLAIN) executed.
 class Session {
  public:
   explicit Session(Database& db) : db_(db) {}
@@ -40,6 +44,9 @@ class Session {
   StatementResult run_script(const std::string& sql, bool explain = false, bool analyze = false);
 
  private:
+  /// Analyzes the table named by `stmt` (every catalog table if none) again and persists the statistics.
+  StatementResult run_analyze(const sql::AnalyzeStatement& stmt, const std::string& sql);
+
   Database& db_;
   Settings settings_;
 };

@@ -405,6 +405,7 @@ enum class StatementType {
   Select,   ///< SelectStatement: a query
   Set,      ///< SetStatement: SET name = value
   Explain,  ///< ExplainStatement: EXPLAIN [ANALYZE] query
+  Analyze,  ///< AnalyzeStatement: ANALYZE [table]
 };
 
 struct Statement : AstNode {
@@ -442,6 +443,14 @@ struct ExplainStatement : Statement {
   ExplainStatement() : Statement(kType) {}
   bool analyze = false;
   QueryPtr query;
+};
+
+/// ANALYZE [table] (also spelled ANALYSE): recompute the statistics of one table, or of every table.
+struct AnalyzeStatement : Statement {
+  static constexpr StatementType kType = StatementType::Analyze;
+  AnalyzeStatement() : Statement(kType) {}
+  std::string table;       ///< as stored for identifiers (lower-cased unless quoted); empty: every table
+  SourceSpan table_span;   ///< where the table name is written (unset when there is none)
 };
 
 // ---------------------------------------------------------------------------------------------------------

@@ -369,6 +369,10 @@ std::string to_string(const Statement& stmt) {
       const auto& e = stmt.as<ExplainStatement>();
       return (e.analyze ? "EXPLAIN ANALYZE " : "EXPLAIN ") + to_string(*e.query);
     }
+    case StatementType::Analyze: {
+      const auto& a = stmt.as<AnalyzeStatement>();
+      return a.table.empty() ? "ANALYZE" : "ANALYZE " + ident(a.table);
+    }
   }
   return {};
 }

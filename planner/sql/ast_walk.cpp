@@ -118,6 +118,7 @@ void for_each_node(const Statement& stmt, const Visit& fn) {
     case StatementType::Select: walk(*stmt.as<SelectStatement>().query, fn); return;
     case StatementType::Explain: walk(*stmt.as<ExplainStatement>().query, fn); return;
     case StatementType::Set: return;
+    case StatementType::Analyze: return;
   }
 }
 

@@ -44,7 +44,7 @@ std::string near_miss(const Token& t, const std::vector<std::string>& candidates
 bool is_unsupported_statement(const Token& t) {
   static const char* const kinds[] = {"INSERT", "UPDATE", "DELETE", "CREATE", "DROP",     "ALTER",  "COPY",
                                       "BEGIN",  "COMMIT", "ROLLBACK", "SHOW", "DESCRIBE", "PRAGMA", "VALUES",
-                                      "TABLE",  "MERGE",  "TRUNCATE", "GRANT", "ANALYZE", "ATTACH", "USE"};
+                                      "TABLE",  "MERGE",  "TRUNCATE", "GRANT", "ATTACH", "USE"};
   for (const char* k : kinds)
     if (t.is_keyword(k)) return true;
   return false;
@@ -187,12 +187,14 @@ StatementPtr Parser::parse_statement() {
     stmt = std::move(s);
   } else if (check_kw("SET")) {
     stmt = parse_set();
+  } else if (check_kw("ANALYZE") || check_kw("ANALYSE")) {
+    stmt = parse_analyze();
   } else if (is_unsupported_statement(start)) {
     std::string kind = start.value;
     for (char& c : kind) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     not_supported(start, fmt::format("the {} statement", kind));
   } else {
-    fail_unexpected("SELECT, WITH, EXPLAIN or SET");
+    fail_unexpected("SELECT, WITH, EXPLAIN, SET or ANALYZE");
   }
   finish(*stmt);
   const Token& last = previous();
@@ -241,6 +243,17 @@ StatementPtr Parser::parse_set() {
   }
   advance();
   s->raw = sql_.substr(first.offset, v.offset + v.length - first.offset);
+  return s;
+}
+
+StatementPtr Parser::parse_analyze() {
+  const Token& start = advance();  // ANALYZE
+  auto s = make<AnalyzeStatement>(start);
+  if (check_sym(";") || peek().type == TokenType::End) return s;
+  const Token& name = peek();
+  s->table = expect_identifier("a table name or end of statement");
+  s->table_span = {name.line, name.col, name.end_line, name.end_col};
+  if (check_sym(".")) not_supported(peek(), "a schema-qualified table name");
   return s;
 }
 
@@ -296,7 +309,7 @@ StatementPtr parse_statement(const std::string& sql) {
   Parser parser(sql, std::move(tokens));
   if (parser.at_script_end()) {
     Token end = tokenize(sql).back();
-    throw Error(ErrorCode::PARSE_ERROR, "empty statement, expected SELECT, WITH, EXPLAIN or SET",
+    throw Error(ErrorCode::PARSE_ERROR, "empty statement, expected SELECT, WITH, EXPLAIN, SET or ANALYZE",
                 SourcePos{"", end.line, end.col}, caret_excerpt(sql, end.line, end.col));
   }
   StatementPtr stmt = parser.parse_statement();

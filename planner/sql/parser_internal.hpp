@@ -104,6 +104,7 @@ class Parser {
 
   // --- statements (parser.cpp) ---
   StatementPtr parse_set();
+  StatementPtr parse_analyze();
   std::string statement_end_message();
 
   // --- queries (parse_query.cpp) ---

@@ -1,6 +1,10 @@
 #include "planner/optimizer/stats/statistics_cache.hpp"
 
 #include <cctype>
+#include <iostream>
+#include <set>
+
+#include "planner/optimizer/stats/statistics_file.hpp"
 
 namespace hindsight {
 
@@ -11,25 +15,90 @@ std::string lower(std::string s) {
   return s;
 }
 
+/// Prints `message` on stderr unless a warning with the same key was printed before in this process.
+void warn_once(const std::string& key, const std::string& message) {
+  static std::mutex mu;
+  static std::set<std::string> warned;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!warned.insert(key).second) return;
+  }
+  std::cerr << "hindsight: warning: " << message << "\n";
+}
+
+/// True when `stats` were computed from `table` as it is now: same name, data version, rows and columns.
+bool describes(const TableStatistics& stats, const Table& table) {
+  if (lower(stats.table) != lower(table.def.name) || is_stale(stats, table)) return false;
+  if (stats.columns.size() != table.def.columns.size()) return false;
+  for (size_t c = 0; c < stats.columns.size(); ++c) {
+    const ColumnStatistics& cs = stats.columns[c];
+    if (cs.name != table.def.columns[c].name || !(cs.type == table.def.columns[c].type) ||
+        cs.rows != table.row_count)
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
 
+std::shared_ptr<StatisticsCache::Slot> StatisticsCache::slot_for(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& entry = slots_[lower(name)];
+  if (!entry) entry = std::make_shared<Slot>();
+  return entry;
+}
+
 std::shared_ptr<const TableStatistics> StatisticsCache::get(const Table& table) {
-  std::shared_ptr<Slot> slot;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto& entry = slots_[lower(table.def.name)];
-    if (!entry) entry = std::make_shared<Slot>();
-    slot = entry;
-  }
+  // A connector table (e.g. SQLite) holds no columnar buckets to analyze: no statistics rather than "0 rows"
+  // (the cardinality model then uses its fixed selectivities over the connector's row count).
+  if (table.buckets.empty() && table.row_count > 0) return nullptr;
+  std::shared_ptr<Slot> slot = slot_for(table.def.name);
   // The slot lock serializes analyses of one table without blocking lookups of the others.
   std::lock_guard<std::mutex> lock(slot->mu);
   if (slot->stats && !is_stale(*slot->stats, table)) return slot->stats;
-  slot->stats = std::make_shared<const TableStatistics>(analyze_table(table));
+  if (auto loaded = load(table)) return slot->stats = std::move(loaded);
+  return slot->stats = analyze(table);
+}
+
+std::shared_ptr<const TableStatistics> StatisticsCache::refresh(const Table& table) {
+  if (table.buckets.empty() && table.row_count > 0) return nullptr;  // a connector table, as in get()
+  std::shared_ptr<Slot> slot = slot_for(table.def.name);
+  std::lock_guard<std::mutex> lock(slot->mu);
+  return slot->stats = analyze(table);
+}
+
+std::shared_ptr<const TableStatistics> StatisticsCache::load(const Table& table) {
+  if (directory_.empty()) return nullptr;
+  const std::string path = statistics_file_path(directory_, table.def.name);
+  StatisticsFileRead read = read_statistics_file(path);
+  if (!read.stats) {
+    if (!read.problem.empty())
+      warn_once(path, "ignoring statistics file '" + path + "': " + read.problem + "; analyzing table '" +
+                          table.def.name + "' again");
+    return nullptr;
+  }
+  if (!describes(*read.stats, table)) return nullptr;  // stale: the data (or schema) changed since
+  {
+    std::lock_guard<std::mutex> count_lock(mu_);
+    ++loads_;
+  }
+  return std::make_shared<const TableStatistics>(std::move(*read.stats));
+}
+
+std::shared_ptr<const TableStatistics> StatisticsCache::analyze(const Table& table) {
+  auto stats = std::make_shared<const TableStatistics>(analyze_table(table));
   {
     std::lock_guard<std::mutex> count_lock(mu_);
     ++analyses_;
   }
-  return slot->stats;
+  if (!directory_.empty()) {
+    const std::string path = statistics_file_path(directory_, table.def.name);
+    std::string problem;
+    if (!write_statistics_file(path, *stats, problem))
+      warn_once("write:" + directory_, "cannot persist table statistics: " + problem +
+                                           " (they will be computed again by the next process)");
+  }
+  return stats;
 }
 
 std::shared_ptr<const TableStatistics> StatisticsCache::find(const std::string& name) const {
@@ -57,6 +126,11 @@ void StatisticsCache::clear() {
 uint64_t StatisticsCache::analyses() const {
   std::lock_guard<std::mutex> lock(mu_);
   return analyses_;
+}
+
+uint64_t StatisticsCache::loads() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return loads_;
 }
 
 }  // namespace hindsight

@@ -14,28 +14,51 @@ namespace hindsight {
 /// data_version (or row count) changes. Thread-safe: concurrent get() calls for one table wait for a single
 /// analysis; different tables are analyzed independently. Returned statistics are immutable and stay valid
 /// after invalidation or recomputation.
+///
+/// With a directory (see statistics_directory), statistics are also persisted there, one file per table (see
+/// statistics_file.hpp): a table missing from memory is read from its file when that file describes the table's
+/// current data_version and schema, and every analysis rewrites the file. An unusable file (corrupt, truncated,
+/// another format version) is ignored with one warning on stderr and replaced; a stale one is replaced silently.
+/// Persisting is best effort: if the file cannot be written the statistics are still used (one warning).
 class StatisticsCache {
  public:
-  /// The statistics of `table`, analyzing it if absent or stale (see is_stale).
+  StatisticsCache() = default;
+  explicit StatisticsCache(std::string directory) : directory_(std::move(directory)) {}
+
+  /// The statistics of `table`: cached, else from its file, else analyzed (if absent or stale, see is_stale).
   std::shared_ptr<const TableStatistics> get(const Table& table);
+  /// Analyzes `table` again even if its statistics are fresh (ANALYZE), caching and persisting the result.
+  /// nullptr, like get(), for a table without columnar data (a connector table).
+  std::shared_ptr<const TableStatistics> refresh(const Table& table);
   /// The cached statistics of table `name` without analyzing anything (nullptr if absent; may be stale). Waits
   /// if an analysis of that table is running.
   std::shared_ptr<const TableStatistics> find(const std::string& name) const;
-  /// Drops the statistics of table `name`; the next get() recomputes them.
+  /// Drops the in-memory statistics of table `name`; the next get() reads its file again or recomputes them.
   void invalidate(const std::string& name);
   void clear();
   /// Number of analyze_table runs so far (for tests and diagnostics).
   uint64_t analyses() const;
+  /// Number of statistics read from files so far.
+  uint64_t loads() const;
+  /// Where statistics are persisted; empty: memory only.
+  const std::string& directory() const { return directory_; }
 
  private:
   struct Slot {
     std::mutex mu;
     std::shared_ptr<const TableStatistics> stats;
   };
+  std::shared_ptr<Slot> slot_for(const std::string& name);
+  /// The statistics in `table`'s file if they describe it now, else nullptr (no file, unusable or stale).
+  std::shared_ptr<const TableStatistics> load(const Table& table);
+  /// Runs analyze_table, counts it and persists the result.
+  std::shared_ptr<const TableStatistics> analyze(const Table& table);
 
+  std::string directory_;
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<Slot>> slots_;  ///< by lower-cased table name
   uint64_t analyses_ = 0;
+  uint64_t loads_ = 0;
 };
 
 }  // namespace hindsight

@@ -40,7 +40,7 @@ TEST(ParserErrorTest, MissingExpressionAtTheEnd) {
 }
 
 TEST(ParserErrorTest, MisspelledKeywords) {
-  expect_error("SELEC 1", ErrorCode::PARSE_ERROR, 1, 1, "unexpected 'SELEC', expected SELECT, WITH, EXPLAIN or SET");
+  expect_error("SELEC 1", ErrorCode::PARSE_ERROR, 1, 1, "unexpected 'SELEC', expected SELECT, WITH, EXPLAIN, SET or ANALYZE");
   expect_error("SELECT * FORM t", ErrorCode::PARSE_ERROR, 1, 10,
                "unexpected 'FORM', expected FROM or end of statement");
   // FORM is first taken as an alias of a; the error still names it.

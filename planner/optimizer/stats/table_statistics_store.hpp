@@ -1,0 +1,18 @@
+#pragma once
+#include <memory>
+
+#include "planner/optimizer/stats/statistics_cache.hpp"
+#include "planner/storage/database.hpp"
+
+namespace hindsight {
+
+/// The process-wide statistics cache of `db`'s data folder (one per folder, shared by every Database opened on
+/// it), persisting to statistics_directory(db.data_dir()) (memory only when the folder is empty).
+StatisticsCache& statistics_cache(const Database& db);
+
+/// The statistics of `table` of `db`, as the optimizer uses them: from memory, else from the table's statistics
+/// file when it was written for the table's current data_version, else analyzed now and written for the next
+/// process ("automatically on first load").
+std::shared_ptr<const TableStatistics> table_statistics(const Database& db, const Table& table);
+
+}  // namespace hindsight
