@@ -13,6 +13,9 @@
   is the `elapsed_ms` the CLI reports for the query (summed over attempts if it re-executed); when
   the CLI does not report it, it is the process wall time minus the median wall time of a trivial
   query (`SELECT 1`), which removes process start and data loading. The output says which.
+- The foundation planner (`--set optimizer=foundation`: fixed selectivities, connected-first join
+  order, broadcast below a row count) runs each query too; foundation/cost (> 1: the cost-based
+  optimizer is faster) is reported per query with its geometric mean. `--no-foundation` skips it.
 - Each engine runs each query --repeat times; the median counts. The ratio is sqlite/hindsight
   (> 1: Hindsight faster); the geometric mean covers the queries both engines ran. A query that
   fails in either engine is listed as failed and left out of the mean, never hidden. Row counts
@@ -93,11 +96,11 @@ def hindsight_baseline(args) -> tuple[float | None, str]:
     return None, ""
 
 
-def time_hindsight(args, path: str, baseline: list) -> tuple[float | None, int | None, str, str]:
+def time_hindsight(args, path: str, baseline: list, sets=()) -> tuple[float | None, int | None, str, str]:
     """(ms, rows, how, error). `baseline` is a one-element cache [None | (ms, sql)]."""
     times, rows, how = [], None, ""
     for _ in range(args.repeat):
-        res = hh.run_hindsight_query(args.bin, args.data, file=path, timeout=args.timeout)
+        res = hh.run_hindsight_query(args.bin, args.data, file=path, timeout=args.timeout, sets=sets)
         if not res.ok:
             return None, None, "", res.describe_failure()
         rows = len(res.rows)
@@ -144,24 +147,38 @@ def main(argv=None) -> int:
     p.add_argument("--queries", default=os.path.join(ROOT, "tests", "differential", "tpch"))
     p.add_argument("--repeat", type=int, default=3, help="runs per query and engine; the median counts")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per run (default 300)")
+    p.add_argument("--no-foundation", action="store_true", help="skip the foundation-planner runs")
     args = p.parse_args(argv if argv is not None else sys.argv[1:])
 
     conn = open_sqlite_db(args.data, args.sqlite_db)
     queries = sorted(f for f in os.listdir(args.queries) if f.endswith(".sql") and not f.endswith(".sqlite.sql"))
     print(f"\nTPC-H on {args.data}: median of {args.repeat} run(s) per engine\n")
-    print(f"{'query':<6} {'hindsight ms':>13} {'sqlite ms':>11} {'sqlite/hs':>10} {'rows':>6}  note")
+    print(f"{'query':<6} {'hindsight ms':>13} {'sqlite ms':>11} {'sqlite/hs':>10} {'foundation ms':>14} "
+          f"{'found/cost':>10} {'rows':>6}  note")
     ratios, failed, flagged, hows = [], [], [], set()
+    foundation_ratios, foundation_failed = [], []
     baseline: list = []
     for name in queries:
         path = os.path.join(args.queries, name)
         q = name[:-4]
         hs_ms, hs_rows, how, hs_err = time_hindsight(args, path, baseline)
         sq_ms, sq_rows, sq_err = time_sqlite(args, conn, path)
+        fd_text, fr_text = f"{'-':>14}", f"{'-':>10}"
+        if not args.no_foundation:
+            fd_ms, _, _, fd_err = time_hindsight(args, path, baseline, sets=("optimizer=foundation",))
+            if fd_err:
+                foundation_failed.append(f"{q}: {fd_err}")
+                fd_text = f"{'FAILED':>14}"
+            else:
+                fd_text = f"{fd_ms:14.1f}"
+                if hs_ms and fd_ms and hs_ms > 0 and fd_ms > 0:
+                    foundation_ratios.append(fd_ms / hs_ms)
+                    fr_text = f"{fd_ms / hs_ms:10.2f}"
         if hs_err or sq_err:
             failed.append(f"{q}: {hs_err or ''}{'; ' if hs_err and sq_err else ''}{sq_err or ''}")
             hs_text = f"{hs_ms:13.1f}" if hs_ms is not None else f"{'FAILED':>13}"
             sq_text = f"{sq_ms:11.1f}" if sq_ms is not None else f"{'FAILED':>11}"
-            print(f"{q:<6} {hs_text} {sq_text} {'-':>10} {'-':>6}  failed", flush=True)
+            print(f"{q:<6} {hs_text} {sq_text} {'-':>10} {fd_text} {fr_text} {'-':>6}  failed", flush=True)
             continue
         hows.add(how)
         note = ""
@@ -173,7 +190,7 @@ def main(argv=None) -> int:
             ratios.append(ratio)
         else:
             note = (note + "; " if note else "") + "hindsight time not measurable (at or below the baseline), left out of the mean"
-        print(f"{q:<6} {hs_ms:13.1f} {sq_ms:11.1f} {ratio:10.2f} {hs_rows:>6}  {note}", flush=True)
+        print(f"{q:<6} {hs_ms:13.1f} {sq_ms:11.1f} {ratio:10.2f} {fd_text} {fr_text} {hs_rows:>6}  {note}", flush=True)
 
     print()
     if "wall - baseline" in hows:
@@ -195,6 +212,14 @@ def main(argv=None) -> int:
               f"({'Hindsight faster' if gmean > 1 else 'SQLite faster' if gmean < 1 else 'even'})")
     else:
         print("geometric mean: no query ran in both engines")
+    if foundation_failed:
+        print(f"foundation planner failed ({len(foundation_failed)}):")
+        for line in foundation_failed:
+            print(f"  {line}")
+    if foundation_ratios:
+        fmean = math.exp(sum(math.log(r) for r in foundation_ratios) / len(foundation_ratios))
+        print(f"geometric mean of foundation/cost over {len(foundation_ratios)} queries: {fmean:.2f} "
+              f"({'cost-based faster' if fmean > 1 else 'foundation faster' if fmean < 1 else 'even'})")
     return 1 if failed or not ratios else 0
 
 

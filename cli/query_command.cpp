@@ -75,6 +75,7 @@ int run(QueryOptions& o, Command command) {
   }
   try {
     Database db(o.data);
+    for (const auto& w : db.catalog().warnings) std::cerr << "warning: " << w << "\n";
     Session session(db);
     for (auto& kv : o.sets) {
       auto eq = kv.find('=');

@@ -88,7 +88,43 @@ ColumnDef parse_column(const Checker& check, const json& j, const std::string& w
   return col;
 }
 
-void parse_distribution(const Checker& check, const json& j, TableDef& t, const std::string& where) {
+/// "colocation": [{"mapping": id, "columns": [...]}, ...] inside a hash distribution. Shape errors
+/// fail the load; a mapping that cannot be honoured (unknown column, not a hash table) is dropped
+/// with a warning so it is never misused.
+void parse_colocation(const Checker& check, const json& list, TableDef& t, const std::string& dwhere,
+                      std::vector<std::string>& warnings) {
+  for (size_t i = 0; i < list.size(); ++i) {
+    std::string mwhere = fmt::format("{} colocation {}", dwhere, i + 1);
+    const json& m = list[i];
+    if (!m.is_object()) check.fail(mwhere, "must be an object");
+    ColocationMapping mapping;
+    mapping.id = check.field(m, "mapping", json::value_t::string, mwhere).get<std::string>();
+    if (mapping.id.empty()) check.fail(mwhere, "empty mapping id");
+    const json& cols = check.field(m, "columns", json::value_t::array, mwhere);
+    if (cols.empty()) check.fail(mwhere, "a mapping needs at least one column");
+    std::string missing;
+    for (const auto& c : cols) {
+      if (!c.is_string()) check.fail(mwhere, "columns must be strings");
+      auto name = c.get<std::string>();
+      int idx = t.column_index(name);
+      if (idx < 0) missing += (missing.empty() ? "" : ", ") + name;
+      else mapping.columns.push_back(t.columns[static_cast<size_t>(idx)].name);
+    }
+    if (!missing.empty()) {
+      warnings.push_back(fmt::format("table '{}': co-location mapping '{}' ignored: no column {}", t.name, mapping.id, missing));
+      continue;
+    }
+    if (t.distribution != DistributionKind::Hash) {
+      warnings.push_back(fmt::format("table '{}': co-location mapping '{}' ignored: the table is not hash-distributed",
+                                     t.name, mapping.id));
+      continue;
+    }
+    t.colocation.push_back(std::move(mapping));
+  }
+}
+
+void parse_distribution(const Checker& check, const json& j, TableDef& t, const std::string& where,
+                        std::vector<std::string>& warnings) {
   std::string dwhere = where + " distribution";
   if (!j.is_object()) check.fail(dwhere, "must be an object");
   auto kind = lower(check.field(j, "kind", json::value_t::string, dwhere).get<std::string>());
@@ -124,17 +160,49 @@ void parse_distribution(const Checker& check, const json& j, TableDef& t, const 
   } else if (auto* cols = check.optional(j, "columns", json::value_t::array, dwhere); cols && !cols->empty()) {
     check.fail(dwhere, fmt::format("columns are only allowed for hash distribution, not '{}'", kind));
   }
+  if (auto* m = check.optional(j, "colocation", json::value_t::array, dwhere)) parse_colocation(check, *m, t, dwhere, warnings);
 }
 
-TableDef parse_table(const Checker& check, const json& j, size_t index) {
+/// Where a table's rows come from: "file" (a CSV read by the default "columnar" connector) or another connector
+/// with its own object, e.g. "connector": "sqlite", "sqlite": {"file": "suppliers.db", "table": "supplier"}
+/// (file relative to the catalog's folder). The connector names are those of planner/storage/connector's registry; a
+/// connector table has no distribution (it is read by one worker). The SQLite file, table and columns are
+/// checked when the table is first used (planner/storage/connector/sqlite_table.cpp).
+void parse_source(const Checker& check, const json& j, TableDef& t, const std::string& where) {
+  std::string connector = "columnar";
+  if (auto* c = check.optional(j, "connector", json::value_t::string, where)) connector = lower(c->get<std::string>());
+  if (connector == "columnar") {
+    t.file = check.field(j, "file", json::value_t::string, where).get<std::string>();
+    if (t.file.empty()) check.fail(where, "empty file name");
+    return;
+  }
+  if (connector != "sqlite")
+    check.fail(where + " connector", fmt::format("unknown connector '{}' (expected columnar or sqlite)", connector));
+  t.connector = connector;
+  if (j.contains("file"))
+    check.fail(where + " file", fmt::format("not used by connector '{0}' (give the file as '{0}.file')", connector));
+  if (auto it = j.find("distribution"); it != j.end() && !it->is_null())
+    check.fail(where + " distribution",
+               fmt::format("not allowed for connector '{}': its tables are read by one worker", connector));
+  const json& opts = check.field(j, connector.c_str(), json::value_t::object, where);
+  const std::string owhere = where + " " + connector;
+  for (const auto& [key, value] : opts.items()) {
+    if (key != "file" && key != "table") check.fail(owhere + "." + key, "unknown field (expected file and table)");
+    if (!value.is_string()) check.fail(owhere + "." + key, "must be a string");
+    if (value.get<std::string>().empty()) check.fail(owhere + "." + key, "must not be empty");
+  }
+  t.file = check.field(opts, "file", json::value_t::string, owhere).get<std::string>();
+  t.connector_options["table"] = check.field(opts, "table", json::value_t::string, owhere).get<std::string>();
+}
+
+TableDef parse_table(const Checker& check, const json& j, size_t index, std::vector<std::string>& warnings) {
   std::string where = fmt::format("table {}", index + 1);
   if (!j.is_object()) check.fail(where, "must be an object");
   TableDef t;
   t.name = check.field(j, "name", json::value_t::string, where).get<std::string>();
   if (t.name.empty()) check.fail(where, "empty table name");
   where = fmt::format("table '{}'", t.name);
-  t.file = check.field(j, "file", json::value_t::string, where).get<std::string>();
-  if (t.file.empty()) check.fail(where, "empty file name");
+  parse_source(check, j, t, where);
   const json& cols = check.field(j, "columns", json::value_t::array, where);
   if (cols.empty()) check.fail(where, "no columns");
   std::set<std::string> seen;
@@ -146,7 +214,7 @@ TableDef parse_table(const Checker& check, const json& j, size_t index) {
   }
   t.distribution = DistributionKind::Random;
   t.buckets = 1;
-  if (auto it = j.find("distribution"); it != j.end() && !it->is_null()) parse_distribution(check, *it, t, where);
+  if (auto it = j.find("distribution"); it != j.end() && !it->is_null()) parse_distribution(check, *it, t, where, warnings);
   return t;
 }
 
@@ -183,7 +251,7 @@ Catalog parse_catalog(const std::string& text, const std::string& path, const st
   cat.folder = folder;
   std::set<std::string> names;
   for (size_t i = 0; i < tables.size(); ++i) {
-    TableDef t = parse_table(check, tables[i], i);
+    TableDef t = parse_table(check, tables[i], i, cat.warnings);
     if (!names.insert(lower(t.name)).second)
       check.fail(fmt::format("table {}", i + 1), fmt::format("duplicate table name '{}'", t.name));
     cat.tables.push_back(std::move(t));
@@ -213,6 +281,17 @@ std::string catalog_to_json(const Catalog& catalog) {
     ojson dist{{"kind", kind_name(t.distribution)}};
     if (t.distribution == DistributionKind::Hash) dist["columns"] = t.distribution_columns;
     if (t.distribution != DistributionKind::Replicated) dist["buckets"] = t.buckets;
+    if (!t.colocation.empty()) {
+      ojson maps = ojson::array();
+      for (const auto& m : t.colocation) maps.push_back(ojson{{"mapping", m.id}, {"columns", m.columns}});
+      dist["colocation"] = maps;
+    }
+    if (t.connector != "columnar") {  // a connector table: its own object, no distribution
+      ojson opts{{"file", t.file}};
+      for (const auto& [k, v] : t.connector_options) opts[k] = v;
+      tables.push_back(ojson{{"name", t.name}, {"connector", t.connector}, {t.connector, opts}, {"columns", cols}});
+      continue;
+    }
     tables.push_back(ojson{{"name", t.name}, {"file", t.file}, {"columns", cols}, {"distribution", dist}});
   }
   return ojson{{"tables", tables}}.dump(2) + "\n";

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "planner/common/error.hpp"
+#include "planner/storage/connector/scan_source.hpp"
 #include "planner/exec/operators/cte_sink.hpp"
 #include "planner/exec/operators/exchange_sink.hpp"
 #include "planner/exec/operators/exchange_source.hpp"
@@ -138,7 +139,7 @@ class Builder {
       std::vector<DataType> types;
       for (ColumnId c : child.outputs) types.push_back(ctx_.column(c).type);
       auto buffer = std::make_shared<ExchangeBuffer>(x.exchange, consumers, types, exec_ctx_->memory,
-                                                     positions(x.keys, child.outputs), 0);
+                                                     positions(x.keys, child.outputs), x.buckets);
       plan_.buffers.push_back(buffer);
       buffers_[op.id] = buffer;
       sink_owner_[buffer.get()] = op.id;
@@ -158,7 +159,10 @@ class Builder {
     switch (op.kind) {
       case PhysicalOpKind::TableScan: {
         auto& s = op.as<PhysicalTableScan>();
-        out = std::make_unique<TableScanOp>(exec_ctx_, w, s.table, s.columns, resolve_all(s.filters, s.outputs));
+        if (s.source)  // the connector's scan, with the pushdowns it accepted
+          out = s.source->make_operator(exec_ctx_, w);
+        else
+          out = std::make_unique<TableScanOp>(exec_ctx_, w, s.table, s.columns, resolve_all(s.filters, s.outputs));
         break;
       }
       case PhysicalOpKind::Filter:

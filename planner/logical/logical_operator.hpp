@@ -9,6 +9,7 @@
 #include "planner/expr/expr.hpp"
 #include "planner/logical/param_writer.hpp"
 #include "planner/logical/plan_context.hpp"
+#include "stats_store/stats_source.hpp"
 
 namespace hindsight {
 
@@ -42,6 +43,8 @@ class LogicalOperator {
   /// The columns this operator produces, in order.
   std::vector<ColumnId> outputs;
   double estimated_rows = -1;  ///< filled by the estimator
+  /// Where estimated_rows came from: the model, or an observation found by signature.
+  stats::EstimateSource estimate_source = stats::EstimateSource::Model;
 
   /// Writes the operator's semantic parameters (no ids, no aliases) in a fixed order: the one
   /// list EXPLAIN and the signature encoder both read.

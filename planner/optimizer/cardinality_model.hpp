@@ -1,11 +1,14 @@
 #pragma once
 #include <functional>
+#include <memory>
 
 #include "planner/logical/logical_operator.hpp"
+#include "stats_store/stats_source.hpp"
 
 namespace hindsight {
 
 struct ColumnStatistics;
+class PlanSigner;
 
 /// The classical cardinality model ("model" estimates). With column statistics (set_column_stats):
 /// comparisons, IN lists, LIKE prefixes and IS NULL on a column against constants use the
@@ -15,23 +18,44 @@ struct ColumnStatistics;
 /// to fixed selectivities (equality 0.1, range 0.3, LIKE 0.25, IN 0.1 per item, other 0.5),
 /// joins by the foreign-key assumption, aggregates a tenth of their input. Sets estimated_rows on
 /// every node.
+///
+/// Observations first: with a StatsSource (set_stats_source) every node's signatures are looked
+/// up (exact, then join-set, then template) before the model is used; an answer replaces the
+/// model's rows and is recorded in estimate_source, so parents build on the observed figure. A
+/// lower bound (an observation cut short) only ever raises the model's estimate.
 class CardinalityModel {
  public:
-  explicit CardinalityModel(std::function<double(const TableDef&)> table_rows) : table_rows_(std::move(table_rows)) {}
+  explicit CardinalityModel(std::function<double(const TableDef&)> table_rows);
+  ~CardinalityModel();
+  /// Estimates `op` and everything below it (sets estimated_rows and estimate_source).
   double estimate(LogicalOperator& op);
   double selectivity(const Expr& conjunct) const;
   /// Fraction of the cross product of two inputs a join condition keeps: containment from
   /// statistics for column = column, else the foreign-key guess 1 / max(rows), else 0.3.
   double join_condition_selectivity(const Expr& condition, double left_rows, double right_rows) const;
+  /// The selectivity of several equi-join keys between the same inputs: exponential backoff
+  /// (most selective fully, the next square-rooted, ...), not the independence product.
+  static double combine_key_selectivities(std::vector<double> sels);
   /// Statistics of a column by its lineage (nullptr when unknown).
   void set_column_stats(std::function<const ColumnStatistics*(ColumnId)> fn) { column_stats_ = std::move(fn); }
   /// Rows of materialized CTE i (its producer's estimate).
   void set_cte_rows(std::function<double(int)> fn) { cte_rows_ = std::move(fn); }
+  /// Consult `source` (not owned; nullptr or an empty source: model only). Signatures are computed
+  /// over `ctx` afresh for each estimate() call, so plans rewritten in place between calls (join
+  /// reordering reuses node ids) are never looked up by a stale signature. `prepare` registers
+  /// the materialized CTEs with the signer.
+  void set_stats_source(const stats::StatsSource* source, const PlanContext* ctx,
+                        std::function<void(PlanSigner&)> prepare = {});
 
  private:
   std::function<double(const TableDef&)> table_rows_;
   std::function<double(int)> cte_rows_;
   std::function<const ColumnStatistics*(ColumnId)> column_stats_;
+  const stats::StatsSource* source_ = nullptr;
+  const PlanContext* sign_ctx_ = nullptr;
+  std::function<void(PlanSigner&)> prepare_signer_;
+  std::unique_ptr<PlanSigner> signer_;  ///< for the current estimate() call only
+  double estimate_node(LogicalOperator& op);
   double fixed_selectivity(const Expr& e) const;
   const ColumnStatistics* stats_of(const Expr& e) const;
 };

@@ -1,5 +1,6 @@
 #include "planner/optimizer/cost_based_join_order.hpp"
 
+#include <map>
 #include <set>
 
 #include "planner/logical/plan_utils.hpp"
@@ -60,21 +61,34 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
     graph.add_relation(std::max(1.0, model.estimate(*leaves[i])), static_cast<int64_t>(i));
     leaf_cols.push_back(output_set(*leaves[i]));
   }
-  std::vector<bool> in_graph(conds.size(), false);
+  // One hyperedge per condition. Conditions between the same inputs (composite keys) share one
+  // selectivity, combined with backoff as the model does: the first edge carries it, the others
+  // 1, and all are applied at the same join.
+  std::vector<joinorder::RelSet> touched_by(conds.size(), 0);
+  std::map<joinorder::RelSet, std::vector<size_t>> by_inputs;
   for (size_t k = 0; k < conds.size(); ++k) {
-    joinorder::RelSet touched = 0;
     for (ColumnId c : columns_of(*conds[k]))
       for (size_t i = 0; i < leaves.size(); ++i)
-        if (leaf_cols[i].count(c)) touched |= joinorder::RelSet{1} << i;
-    if (__builtin_popcountll(touched) < 2) continue;  // placed at the top below
+        if (leaf_cols[i].count(c)) touched_by[k] |= joinorder::RelSet{1} << i;
+    if (__builtin_popcountll(touched_by[k]) >= 2) by_inputs[touched_by[k]].push_back(k);  // else: on top, below
+  }
+  for (auto& [touched, ks] : by_inputs) {
     joinorder::RelSet first = touched & (~touched + 1);
     double left_rows = graph.relations()[static_cast<size_t>(__builtin_ctzll(first))].cardinality;
     double right_rows = 1;
     for (size_t i = 0; i < leaves.size(); ++i)
       if ((touched & ~first) >> i & 1) right_rows *= graph.relations()[i].cardinality;
-    graph.add_edge(first, touched & ~first, model.join_condition_selectivity(*conds[k], left_rows, right_rows),
-                   static_cast<int>(k));
-    in_graph[k] = true;
+    std::vector<double> keys;
+    double combined = 1;
+    for (size_t k : ks) {
+      double sel = model.join_condition_selectivity(*conds[k], left_rows, right_rows);
+      bool eq = conds[k]->kind == ExprKind::Call && conds[k]->op == ScalarOp::Eq;
+      if (eq) keys.push_back(sel);
+      else combined *= sel;
+    }
+    combined *= CardinalityModel::combine_key_selectivities(keys);
+    for (size_t n = 0; n < ks.size(); ++n)
+      graph.add_edge(first, touched & ~first, n == 0 ? combined : 1.0, static_cast<int>(ks[n]));
   }
   joinorder::HashJoinCostModel cost;
   joinorder::JoinTree tree = joinorder::best_join_order(graph, cost);

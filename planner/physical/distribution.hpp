@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,10 +16,19 @@ enum class StreamDistribution : uint8_t {
   Single,      ///< all rows on one worker
 };
 
+/// A co-location mapping carried by a hashed stream: rows equal on `columns` share a bucket,
+/// because they determine the hash key (catalog "colocation"). Two streams with the same mapping
+/// id and bucket count are co-located on those columns.
+struct MappedKey {
+  std::string mapping;
+  std::vector<ColumnId> columns;
+};
+
 struct Distribution {
   StreamDistribution kind = StreamDistribution::Any;
   std::vector<ColumnId> columns;  ///< Hashed
   int buckets = 0;                ///< Hashed
+  std::vector<MappedKey> mapped;  ///< Hashed: co-location mappings that also hold
 
   static Distribution any() { return {}; }
   static Distribution single() { return {StreamDistribution::Single, {}, 0}; }
@@ -31,6 +41,8 @@ struct Distribution {
     return kind == StreamDistribution::Single || kind == StreamDistribution::Replicated;
   }
   std::string to_string() const;
+  /// With column names, e.g. "hashed(o_orderkey; 4 buckets; mapping tenant(o_custkey))".
+  std::string describe(const std::function<std::string(ColumnId)>& name) const;
 };
 
 }  // namespace hindsight

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "planner/common/error.hpp"
+#include "planner/storage/connector/scan_source.hpp"
 
 namespace hindsight {
 
@@ -51,6 +52,18 @@ std::string Distribution::to_string() const {
   return "?";
 }
 
+std::string Distribution::describe(const std::function<std::string(ColumnId)>& name) const {
+  if (kind != StreamDistribution::Hashed) return to_string();
+  auto names = [&](const std::vector<ColumnId>& cols) {
+    std::string out;
+    for (ColumnId c : cols) out += (out.empty() ? "" : ", ") + name(c);
+    return out;
+  };
+  std::string out = fmt::format("hashed({}; {} buckets", names(columns), buckets);
+  for (auto& m : mapped) out += fmt::format("; mapping {}({})", m.mapping, names(m.columns));
+  return out + ")";
+}
+
 std::vector<OperatorParam> PhysicalOperator::params(const PlanContext& ctx) const {
   ExplainParamWriter w(ctx);
   write_params(w);
@@ -65,6 +78,7 @@ void PhysicalTableScan::write_params(ParamWriter& w) const {
   for (size_t i = 0; i < columns.size(); ++i) c += (i ? ", " : "") + table->def.columns[columns[i]].name;
   w.display("columns", c);
   if (!filters.empty()) w.conjuncts("filter", filters);
+  if (source) source->write_params(w);  // the connector's pushdowns: limit, "pushdown: ...", its query
 }
 void PhysicalFilter::write_params(ParamWriter& w) const { w.conjuncts("predicate", conjuncts); }
 void PhysicalProject::write_params(ParamWriter& w) const { w.exprs("exprs", exprs); }
@@ -108,6 +122,7 @@ void PhysicalCteScan::write_params(ParamWriter& w) const {
 void PhysicalExchange::write_params(ParamWriter& w) const {
   w.text("kind", exchange_kind_name(exchange));
   if (!keys.empty()) w.columns("keys", keys, true);
+  if (buckets > 0) w.number("buckets", buckets);
 }
 
 }  // namespace hindsight

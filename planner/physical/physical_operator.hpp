@@ -29,6 +29,14 @@ enum class JoinDistribution : uint8_t {
 };
 const char* join_distribution_name(JoinDistribution d);
 
+/// What an operator costs (planner/physical/physical_cost.hpp has the formulas).
+struct PlanCost {
+  double cpu = 0;            ///< row-touches, summed over workers
+  double network_bytes = 0;  ///< bytes moved between workers
+  double memory_bytes = 0;   ///< bytes held at peak, summed over workers
+  double total = 0;          ///< the weighted sum the optimizer compares
+};
+
 class PhysicalOperator;
 using PhysicalPtr = std::unique_ptr<PhysicalOperator>;
 
@@ -45,6 +53,9 @@ class PhysicalOperator {
   std::vector<ColumnId> outputs;
   Distribution distribution;
   double estimated_rows = -1;
+  stats::EstimateSource estimate_source = stats::EstimateSource::Model;  ///< copied from the logical node
+  PlanCost own_cost;          ///< this operator alone (annotate_costs)
+  double subtree_cost = -1;   ///< own_cost.total plus the children's subtree costs
 
   /// Semantic parameters, written once for EXPLAIN and signatures (see ParamWriter).
   virtual void write_params(ParamWriter& w) const = 0;
@@ -69,12 +80,17 @@ class PhysicalOperator {
   explicit Name(NodeId id) : PhysicalOperator(kKind, id) {}                   \
   void write_params(ParamWriter& w) const override;
 
+class ScanSource;  // planner/storage/connector/scan_source.hpp
+
 class PhysicalTableScan : public PhysicalOperator {
  public:
   HS_PHYSICAL_NODE(PhysicalTableScan, TableScan)
   TablePtr table;
   std::vector<int> columns;      ///< table column indices, one per output
-  std::vector<ExprPtr> filters;  ///< pushed-down conjuncts over the outputs
+  std::vector<ExprPtr> filters;  ///< pushed-down conjuncts over the outputs (those the connector accepted)
+  /// What the table's connector built from the accepted pushdowns (limit, EXPLAIN text, per-worker operators).
+  /// Null only for scans built by hand (tests): then a columnar TableScanOp over `filters`.
+  std::shared_ptr<const ScanSource> source;
 };
 
 class PhysicalFilter : public PhysicalOperator {
@@ -156,6 +172,9 @@ class PhysicalExchange : public PhysicalOperator {
   HS_PHYSICAL_NODE(PhysicalExchange, Exchange)
   ExchangeKind exchange = ExchangeKind::Gather;
   std::vector<ColumnId> keys;  ///< Repartition
+  /// Repartition: bucket count of the hash (0: one per worker). Equal to a table's bucket count,
+  /// rows land on the worker that reads the matching bucket of that table (one-sided repartition).
+  int buckets = 0;
 };
 
 /// Reads materialized CTE `cte_index`; outputs[i] is the producer's column producer_columns[i].

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "planner/common/error.hpp"
+#include "planner/storage/connector/connector.hpp"
 #include "planner/logical/plan_utils.hpp"
 
 namespace hindsight {
@@ -16,6 +17,58 @@ ColumnId passthrough_of(const LogicalProject& p, ColumnId id) {
   return kInvalidColumn;
 }
 
+/// What a scan of `def` reading table columns `columns` (as `outputs`) delivers. A hash table
+/// whose key columns are not all read still delivers its co-location mappings (hashed with no key
+/// columns of its own): rows equal on a mapping's columns share a bucket either way.
+Distribution scan_distribution(const TableDef& def, const std::vector<int>& columns, const std::vector<ColumnId>& outputs) {
+  if (def.distribution == DistributionKind::Replicated) return Distribution::replicated();
+  if (def.distribution != DistributionKind::Hash) return Distribution::any();
+  auto output_of = [&](const std::string& name) {
+    int idx = def.column_index(name);
+    for (size_t i = 0; i < columns.size(); ++i)
+      if (columns[i] == idx) return outputs[i];
+    return kInvalidColumn;
+  };
+  auto all_read = [&](const std::vector<std::string>& names, std::vector<ColumnId>& out) {
+    for (auto& n : names) {
+      out.push_back(output_of(n));
+      if (out.back() == kInvalidColumn) return false;
+    }
+    return true;
+  };
+  Distribution d = Distribution::hashed({}, def.buckets);
+  if (!all_read(def.distribution_columns, d.columns)) d.columns.clear();
+  for (auto& m : def.colocation) {
+    MappedKey k{m.id, {}};
+    if (all_read(m.columns, k.columns)) d.mapped.push_back(std::move(k));
+  }
+  if (d.columns.empty() && d.mapped.empty()) return Distribution::any();
+  return d;
+}
+
+/// A hashed distribution seen through a projection: key and mapping columns renamed to the
+/// projection's pass-through outputs; a key the projection drops loses what it described.
+Distribution project_distribution(const LogicalProject& p, const Distribution& in) {
+  Distribution d = Distribution::hashed({}, in.buckets);
+  bool keys = true;
+  for (ColumnId c : in.columns) {
+    d.columns.push_back(passthrough_of(p, c));
+    keys &= d.columns.back() != kInvalidColumn;
+  }
+  if (!keys) d.columns.clear();
+  for (auto& m : in.mapped) {
+    MappedKey k{m.mapping, {}};
+    bool ok = true;
+    for (ColumnId c : m.columns) {
+      k.columns.push_back(passthrough_of(p, c));
+      ok &= k.columns.back() != kInvalidColumn;
+    }
+    if (ok) d.mapped.push_back(std::move(k));
+  }
+  if (d.columns.empty() && d.mapped.empty()) return Distribution::any();
+  return d;
+}
+
 std::vector<ExprPtr> clone_all(const std::vector<ExprPtr>& v) {
   std::vector<ExprPtr> out;
   for (auto& e : v) out.push_back(e->clone());
@@ -23,18 +76,58 @@ std::vector<ExprPtr> clone_all(const std::vector<ExprPtr>& v) {
 }
 }  // namespace
 
+PhysicalPtr PhysicalPlanner::plan_get(const LogicalGet& g, int64_t limit_hint) {
+  TablePtr table = table_(g.table);
+  auto builder = connector_for(table->def).scan_builder(table);
+  builder->offer_projection(g.columns, g.outputs);
+  std::vector<ExprPtr> accepted, refused;
+  for (auto& f : g.filters) (builder->offer_filter(*f) ? accepted : refused).push_back(f->clone());
+  // A limit is offered only when the scan alone produces the Get's rows (no filter left above it).
+  const bool limited = refused.empty() && limit_hint >= 0 && builder->offer_limit(limit_hint);
+  // The scan implements the Get only when it produces exactly its rows; otherwise the scan is a group of its own
+  // (the Filter above implements the Get), so that what it observes is never taken for the Get's rows.
+  const bool exact = refused.empty() && !limited;
+  auto scan = make<PhysicalTableScan>(exact ? &g : nullptr);
+  scan->table = table;
+  scan->columns = g.columns;
+  scan->filters = std::move(accepted);
+  scan->outputs = g.outputs;
+  scan->source = builder->build();
+  scan->distribution = scan->source->distribution().value_or(scan_distribution(table->def, g.columns, g.outputs));
+  if (!refused.empty()) {
+    // At least the Get's rows: all of the table's when no conjunct was accepted.
+    scan->estimated_rows = scan->filters.empty() ? static_cast<double>(table->row_count) : g.estimated_rows;
+  } else if (limited) {
+    const int instances = scan->distribution.kind == StreamDistribution::Any ||
+                                  scan->distribution.kind == StreamDistribution::Hashed
+                              ? options_.workers
+                              : 1;
+    scan->estimated_rows = g.estimated_rows < 0 ? -1 : std::min(g.estimated_rows, static_cast<double>(limit_hint) * instances);
+  }
+  if (refused.empty()) return scan;
+  auto f = make<PhysicalFilter>(&g);
+  f->conjuncts = std::move(refused);
+  f->outputs = scan->outputs;
+  f->distribution = scan->distribution;
+  f->children.push_back(std::move(scan));
+  return f;
+}
+
 PhysicalPtr PhysicalPlanner::plan(const LogicalOperator& root) { return gather_if_needed(plan_node(root)); }
 
-PhysicalPtr PhysicalPlanner::exchange(PhysicalPtr child, ExchangeKind kind, std::vector<ColumnId> keys) {
+PhysicalPtr PhysicalPlanner::exchange(PhysicalPtr child, ExchangeKind kind, std::vector<ColumnId> keys, int buckets) {
   auto x = make<PhysicalExchange>(nullptr);
   x->exchange = kind;
   x->keys = keys;
+  x->buckets = kind == ExchangeKind::Repartition && buckets != options_.workers ? buckets : 0;
   x->outputs = child->outputs;
   x->estimated_rows = child->estimated_rows;
   switch (kind) {
     case ExchangeKind::Gather: x->distribution = Distribution::single(); break;
     case ExchangeKind::Broadcast: x->distribution = Distribution::replicated(); break;
-    case ExchangeKind::Repartition: x->distribution = Distribution::hashed(std::move(keys), options_.workers); break;
+    case ExchangeKind::Repartition:
+      x->distribution = Distribution::hashed(std::move(keys), buckets > 0 ? buckets : options_.workers);
+      break;
   }
   x->children.push_back(std::move(child));
   return x;
@@ -45,30 +138,9 @@ PhysicalPtr PhysicalPlanner::gather_if_needed(PhysicalPtr child) {
   return exchange(std::move(child), ExchangeKind::Gather);
 }
 
-PhysicalPtr PhysicalPlanner::plan_node(const LogicalOperator& op) {
+PhysicalPtr PhysicalPlanner::plan_node(const LogicalOperator& op, int64_t limit_hint) {
   switch (op.kind) {
-    case LogicalKind::Get: {
-      auto& g = op.as<LogicalGet>();
-      auto scan = make<PhysicalTableScan>(&op);
-      scan->table = table_(g.table);
-      scan->columns = g.columns;
-      scan->filters = clone_all(g.filters);
-      scan->outputs = g.outputs;
-      const TableDef& def = scan->table->def;
-      if (def.distribution == DistributionKind::Replicated) {
-        scan->distribution = Distribution::replicated();
-      } else if (def.distribution == DistributionKind::Hash) {
-        std::vector<ColumnId> cols;
-        for (auto& name : def.distribution_columns) {
-          int idx = def.column_index(name);
-          for (size_t i = 0; i < g.columns.size(); ++i)
-            if (g.columns[i] == idx) cols.push_back(g.outputs[i]);
-        }
-        scan->distribution = cols.size() == def.distribution_columns.size() ? Distribution::hashed(cols, def.buckets)
-                                                                             : Distribution::any();
-      }
-      return scan;
-    }
+    case LogicalKind::Get: return plan_get(op.as<LogicalGet>(), limit_hint);
     case LogicalKind::Filter: {
       auto child = plan_node(*op.children[0]);
       auto f = make<PhysicalFilter>(&op);
@@ -80,20 +152,12 @@ PhysicalPtr PhysicalPlanner::plan_node(const LogicalOperator& op) {
     }
     case LogicalKind::Project: {
       auto& lp = op.as<LogicalProject>();
-      auto child = plan_node(*op.children[0]);
+      auto child = plan_node(*op.children[0], limit_hint);  // a projection keeps every row: the limit still holds
       auto p = make<PhysicalProject>(&op);
       p->exprs = clone_all(lp.exprs);
       p->outputs = op.outputs;
       p->distribution = child->distribution;
-      if (p->distribution.kind == StreamDistribution::Hashed) {
-        for (auto& c : p->distribution.columns) {
-          c = passthrough_of(lp, c);
-          if (c == kInvalidColumn) {
-            p->distribution = Distribution::any();
-            break;
-          }
-        }
-      }
+      if (p->distribution.kind == StreamDistribution::Hashed) p->distribution = project_distribution(lp, p->distribution);
       p->children.push_back(std::move(child));
       return p;
     }
@@ -193,7 +257,9 @@ PhysicalPtr PhysicalPlanner::plan_sort_limit(const LogicalOperator& op) {
     p->children.push_back(std::move(t));
     return p;
   }
-  auto child = plan_node(below);
+  int64_t enough = -1;  // rows a scan right below may stop after (limit + offset), if that fits
+  if (l.limit >= 0 && __builtin_add_overflow(l.limit, l.offset, &enough)) enough = -1;
+  auto child = plan_node(below, enough);
   if (!child->distribution.is_single_instance()) {
     if (l.limit >= 0) {
       auto local = make<PhysicalLimit>(nullptr);
@@ -223,9 +289,17 @@ PhysicalPtr PhysicalPlanner::plan_aggregate(const LogicalOperator& op) {
   std::set<ColumnId> groups(a.groups.begin(), a.groups.end());
   const Distribution& d = child->distribution;
   bool local = d.is_single_instance();
+  // Every group on one worker already: the stream is hashed on (a subset of) the grouping keys,
+  // by its own key or by a co-location mapping.
+  auto within_groups = [&](const std::vector<ColumnId>& cols) {
+    if (cols.empty()) return false;
+    for (ColumnId c : cols)
+      if (!groups.count(c)) return false;
+    return true;
+  };
   if (d.kind == StreamDistribution::Hashed && !a.groups.empty()) {
-    local = true;
-    for (ColumnId c : d.columns) local &= groups.count(c) > 0;
+    local = within_groups(d.columns);
+    for (auto& m : d.mapped) local |= within_groups(m.columns);
   }
   auto single = [&](PhysicalPtr in) {
     auto agg = make<PhysicalHashAggregate>(&op);

@@ -1,14 +1,16 @@
 #pragma once
 #include <functional>
 
+#include "planner/physical/physical_cost.hpp"
 #include "planner/physical/physical_operator.hpp"
 
 namespace hindsight {
 
 struct PhysicalPlannerOptions {
   int workers = 1;
-  /// A build side estimated at or below this many rows is broadcast instead of repartitioning
-  /// both sides (first-version rule; the cost-based optimizer replaces it).
+  /// Join distribution by cost (broadcast vs partitioned, physical_cost.hpp). false: the
+  /// foundation planner's rule (broadcast a build side of at most broadcast_max_rows rows).
+  bool cost_based = true;
   double broadcast_max_rows = 200000;
   /// ... and only when its estimated size times the number of workers (each holds a copy) stays
   /// under this share of the query's memory budget.
@@ -22,9 +24,11 @@ struct PhysicalLink {
   NodeId physical;
 };
 
-/// The first, rule-of-thumb physical planner: joins in the order the logical plan has them, the
-/// smaller-looking input as the build side, exchanges only where the required distribution is not
-/// already delivered (co-located and reference-table joins need none).
+/// Logical -> physical plan: joins in the order the logical plan has them (the optimizer ordered
+/// them), the input estimated smaller as the build side, exchanges only where the required
+/// distribution is not already delivered (co-located joins, also through co-location mappings,
+/// and reference-table joins need none); otherwise broadcast or partitioned, whichever the cost
+/// model prices lower, broadcast only when the copies fit the memory budget with margin.
 class PhysicalPlanner {
  public:
   PhysicalPlanner(PlanContext& ctx, PhysicalPlannerOptions options, std::function<TablePtr(const TableDef&)> table)
@@ -36,19 +40,27 @@ class PhysicalPlanner {
   const std::vector<PhysicalLink>& links() const { return links_; }
 
  private:
-  PhysicalPtr plan_node(const LogicalOperator& op);
+  /// `limit_hint` >= 0: a LIMIT (plus offset) sits above `op` with only projections between, so a scan may stop
+  /// after that many rows if its connector accepts the limit.
+  PhysicalPtr plan_node(const LogicalOperator& op, int64_t limit_hint = -1);
+  /// A base-table scan through its connector's TableScanBuilder (planner/storage/connector): conjuncts it refuses stay
+  /// in a Filter above the scan.
+  PhysicalPtr plan_get(const LogicalGet& g, int64_t limit_hint);
   PhysicalPtr plan_join(const LogicalOperator& op);
   PhysicalPtr plan_aggregate(const LogicalOperator& op);
   PhysicalPtr plan_sort_limit(const LogicalOperator& op);
-  PhysicalPtr exchange(PhysicalPtr child, ExchangeKind kind, std::vector<ColumnId> keys = {});
+  /// `buckets` (Repartition): 0 = one per worker, else hash into that many buckets.
+  PhysicalPtr exchange(PhysicalPtr child, ExchangeKind kind, std::vector<ColumnId> keys = {}, int buckets = 0);
   PhysicalPtr gather_if_needed(PhysicalPtr child);
   bool fits_broadcast(const PhysicalOperator& build) const;
+  CostModelOptions cost_options() const;
   template <class T>
   std::unique_ptr<T> make(const LogicalOperator* from) {
     auto p = std::make_unique<T>(ctx_.next_node_id());
     if (from) {
       p->logical_id = from->id;
       p->estimated_rows = from->estimated_rows;
+      p->estimate_source = from->estimate_source;
       links_.push_back({from->id, p->id});
     }
     return p;

@@ -1,8 +1,10 @@
 // Join algorithm, sides and distribution for the first-version physical planner.
+#include <limits>
 #include <set>
 
 #include "planner/common/error.hpp"
 #include "planner/logical/plan_utils.hpp"
+#include "planner/physical/physical_cost.hpp"
 #include "planner/physical/physical_planner.hpp"
 
 namespace hindsight {
@@ -17,17 +19,41 @@ bool hashed_on(const Distribution& d, const std::vector<ColumnId>& keys, const s
   return true;
 }
 
-/// The key positions (into probe_keys) that `d`'s hash columns correspond to, if all of them are keys.
-bool key_positions(const Distribution& d, const std::vector<ColumnId>& keys, std::vector<size_t>& out) {
-  if (d.kind != StreamDistribution::Hashed) return false;
+/// The key positions (into `keys`) that `cols` correspond to, if all of them are keys.
+bool key_positions(const std::vector<ColumnId>& cols, const std::vector<ColumnId>& keys, std::vector<size_t>& out) {
+  if (cols.empty()) return false;
   out.clear();
-  for (ColumnId c : d.columns) {
+  for (ColumnId c : cols) {
     size_t k = 0;
     while (k < keys.size() && keys[k] != c) ++k;
     if (k == keys.size()) return false;
     out.push_back(k);
   }
   return true;
+}
+
+bool key_positions(const Distribution& d, const std::vector<ColumnId>& keys, std::vector<size_t>& out) {
+  return d.kind == StreamDistribution::Hashed && key_positions(d.columns, keys, out);
+}
+
+/// True when probe and build rows that match on the keys are already on the same worker: both
+/// hashed alike (same bucket count) on corresponding key columns, either by their own hash keys
+/// or by a co-location mapping both declare.
+bool colocated(const Distribution& P, const std::vector<ColumnId>& pkeys, const Distribution& B,
+               const std::vector<ColumnId>& bkeys) {
+  if (P.kind != StreamDistribution::Hashed || B.kind != StreamDistribution::Hashed || P.buckets != B.buckets) return false;
+  std::vector<size_t> pos;
+  if (key_positions(P, pkeys, pos) && hashed_on(B, bkeys, pos)) return true;
+  for (const MappedKey& pm : P.mapped) {
+    if (!key_positions(pm.columns, pkeys, pos)) continue;
+    for (const MappedKey& bm : B.mapped) {
+      if (bm.mapping != pm.mapping || bm.columns.size() != pos.size()) continue;
+      bool same = true;
+      for (size_t i = 0; i < pos.size(); ++i) same &= bm.columns[i] == bkeys[pos[i]];
+      if (same) return true;
+    }
+  }
+  return false;
 }
 
 /// The column under casts that keep int64 values unchanged (INTEGER <-> BIGINT, DECIMAL scale
@@ -48,12 +74,19 @@ const Expr* key_column(const Expr& e) {
 }  // namespace
 
 bool PhysicalPlanner::fits_broadcast(const PhysicalOperator& build) const {
-  // Rough row width: 8 bytes a column plus string payloads.
-  double width = 0;
-  for (ColumnId c : build.outputs) width += ctx_.column(c).type.id == TypeId::Varchar ? 40 : 8;
-  double bytes = build.estimated_rows * width * options_.workers;
-  return build.estimated_rows <= options_.broadcast_max_rows &&
-         bytes <= static_cast<double>(options_.memory_limit) * options_.broadcast_memory_share;
+  // Every worker holds a copy: the copies together must leave a wide margin in the budget (the
+  // estimate may be low; an underestimated broadcast fails the query, as a map join does).
+  double bytes = build.estimated_rows * row_width(build.outputs, ctx_) * options_.workers;
+  if (bytes > static_cast<double>(options_.memory_limit) * options_.broadcast_memory_share) return false;
+  // The foundation planner's rule of thumb; the cost-based planner compares costs instead.
+  return options_.cost_based || build.estimated_rows <= options_.broadcast_max_rows;
+}
+
+CostModelOptions PhysicalPlanner::cost_options() const {
+  CostModelOptions o;
+  o.workers = options_.workers;
+  o.memory_limit = options_.memory_limit;
+  return o;
 }
 
 PhysicalPtr PhysicalPlanner::plan_join(const LogicalOperator& op) {
@@ -160,8 +193,10 @@ PhysicalPtr PhysicalPlanner::plan_join(const LogicalOperator& op) {
   const bool needs_partitioned = type == JoinType::FullOuter;
   const Distribution& P = probe->distribution;
   const Distribution& B = build->distribution;
-  std::vector<size_t> ppos;
   Distribution out = P;
+  auto partitioned_on_keys = [&](const Distribution& d, const std::vector<ColumnId>& keys) {
+    return d.kind == StreamDistribution::Hashed && d.columns == keys && d.buckets == options_.workers;
+  };
   if (P.is_single_instance() && B.is_single_instance()) {
     hj->join_distribution = JoinDistribution::Single;
     out = P.kind == StreamDistribution::Replicated && B.kind == StreamDistribution::Replicated ? Distribution::replicated()
@@ -173,20 +208,81 @@ PhysicalPtr PhysicalPlanner::plan_join(const LogicalOperator& op) {
     out = Distribution::single();
   } else if (B.kind == StreamDistribution::Replicated && !needs_partitioned) {
     hj->join_distribution = JoinDistribution::Reference;
-  } else if (key_positions(P, pkeys, ppos) && hashed_on(B, bkeys, ppos) && P.buckets == B.buckets) {
+  } else if (colocated(P, pkeys, B, bkeys)) {
     hj->join_distribution = JoinDistribution::Colocated;
-  } else if (!needs_partitioned && (type == JoinType::NullAwareAnti || B.kind == StreamDistribution::Single ||
-                                    fits_broadcast(*build))) {
-    // NOT IN needs the whole build side on every worker (one NULL anywhere empties the result).
-    build = exchange(std::move(build), ExchangeKind::Broadcast);
-    hj->join_distribution = JoinDistribution::Broadcast;
+  } else if (!options_.cost_based) {
+    // The foundation planner: broadcast a small build side, else repartition both sides.
+    if (!needs_partitioned &&
+        (type == JoinType::NullAwareAnti || B.kind == StreamDistribution::Single || fits_broadcast(*build))) {
+      build = exchange(std::move(build), ExchangeKind::Broadcast);
+      hj->join_distribution = JoinDistribution::Broadcast;
+    } else {
+      if (!partitioned_on_keys(P, pkeys)) probe = exchange(std::move(probe), ExchangeKind::Repartition, pkeys);
+      if (!partitioned_on_keys(B, bkeys)) build = exchange(std::move(build), ExchangeKind::Repartition, bkeys);
+      hj->join_distribution = JoinDistribution::Partitioned;
+      out = Distribution::hashed(pkeys, options_.workers);
+    }
   } else {
-    if (!(P.kind == StreamDistribution::Hashed && P.columns == pkeys && P.buckets == options_.workers))
-      probe = exchange(std::move(probe), ExchangeKind::Repartition, pkeys);
-    if (!(B.kind == StreamDistribution::Hashed && B.columns == bkeys && B.buckets == options_.workers))
-      build = exchange(std::move(build), ExchangeKind::Repartition, bkeys);
-    hj->join_distribution = JoinDistribution::Partitioned;
-    out = Distribution::hashed(pkeys, options_.workers);
+    // Price every way of bringing matching rows together and take the cheapest:
+    //   broadcast   the build side copied to every worker (only if the copies fit the budget
+    //               with margin; forced for NOT IN, which needs every build row everywhere, and
+    //               for a single-worker build side);
+    //   to probe    the probe side stays hashed where it is (on some of the keys); the build side
+    //               is repartitioned on the matching keys into the probe's bucket layout;
+    //   to build    the mirror image;
+    //   both        both sides repartitioned on the keys, one bucket per worker (a side already
+    //               so partitioned stays).
+    // FULL OUTER cannot broadcast. Costs: physical_cost.hpp.
+    const CostModelOptions o = cost_options();
+    const double inf = std::numeric_limits<double>::infinity();
+    const double p = std::max(0.0, probe->estimated_rows), b = std::max(0.0, build->estimated_rows);
+    const double pw = row_width(probe->outputs, ctx_), bw = row_width(build->outputs, ctx_);
+    const double out_rows = std::max(0.0, op.estimated_rows);
+    auto repartition = [&](double rows, double width) { return exchange_cost(ExchangeKind::Repartition, rows, width, o).total; };
+    const double join_local = hash_join_cost(p, b, out_rows, bw, false, o).total;
+    const bool forced_broadcast = type == JoinType::NullAwareAnti || B.kind == StreamDistribution::Single;
+    enum Way { Broadcast, ToProbe, ToBuild, Both };
+    double cost[4] = {inf, inf, inf, inf};
+    if (!needs_partitioned && (forced_broadcast || fits_broadcast(*build)))
+      cost[Broadcast] = exchange_cost(ExchangeKind::Broadcast, b, bw, o).total + hash_join_cost(p, b, out_rows, bw, true, o).total;
+    std::vector<size_t> ppos, bpos;
+    if (!forced_broadcast && key_positions(P, pkeys, ppos)) cost[ToProbe] = repartition(b, bw) + join_local;
+    if (!forced_broadcast && key_positions(B, bkeys, bpos)) cost[ToBuild] = repartition(p, pw) + join_local;
+    if (!forced_broadcast)
+      cost[Both] = (partitioned_on_keys(P, pkeys) ? 0 : repartition(p, pw)) +
+                   (partitioned_on_keys(B, bkeys) ? 0 : repartition(b, bw)) + join_local;
+    Way way = forced_broadcast ? Broadcast : Both;
+    for (Way w : {Broadcast, ToProbe, ToBuild})
+      if (cost[w] < cost[way]) way = w;
+    auto pick = [](const std::vector<ColumnId>& keys, const std::vector<size_t>& pos) {
+      std::vector<ColumnId> out;
+      for (size_t i : pos) out.push_back(keys[i]);
+      return out;
+    };
+    switch (way) {
+      case Broadcast:
+        build = exchange(std::move(build), ExchangeKind::Broadcast);
+        hj->join_distribution = JoinDistribution::Broadcast;
+        break;
+      case ToProbe:
+        // Hash the build side's matching keys, in the order of the probe's hash columns, into
+        // the probe's buckets: each build row goes to the worker holding its matches.
+        build = exchange(std::move(build), ExchangeKind::Repartition, pick(bkeys, ppos), P.buckets);
+        hj->join_distribution = JoinDistribution::Partitioned;
+        break;
+      case ToBuild: {
+        probe = exchange(std::move(probe), ExchangeKind::Repartition, pick(pkeys, bpos), B.buckets);
+        hj->join_distribution = JoinDistribution::Partitioned;
+        out = probe->distribution;
+        break;
+      }
+      case Both:
+        if (!partitioned_on_keys(P, pkeys)) probe = exchange(std::move(probe), ExchangeKind::Repartition, pkeys);
+        if (!partitioned_on_keys(B, bkeys)) build = exchange(std::move(build), ExchangeKind::Repartition, bkeys);
+        hj->join_distribution = JoinDistribution::Partitioned;
+        out = Distribution::hashed(pkeys, options_.workers);
+        break;
+    }
   }
   hj->distribution = out;
   hj->probe_keys = std::move(pkeys);

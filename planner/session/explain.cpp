@@ -23,6 +23,19 @@ double q_error(double est, double actual) {
   return std::max(e / a, a / e);
 }
 
+std::string distribution_text(const PhysicalOperator& op, const PlanContext& ctx) {
+  return op.distribution.describe([&](ColumnId c) { return ctx.column(c).name; });
+}
+
+nlohmann::json cost_json(const PhysicalOperator& op) {
+  if (op.subtree_cost < 0) return nullptr;
+  return {{"cpu", op.own_cost.cpu},
+          {"network_bytes", op.own_cost.network_bytes},
+          {"memory_bytes", op.own_cost.memory_bytes},
+          {"total", op.own_cost.total},
+          {"subtree", op.subtree_cost}};
+}
+
 std::string node_label(const PhysicalOperator& op) {
   std::string name = physical_op_name(op.kind);
   if (op.kind == PhysicalOpKind::Exchange) {
@@ -44,6 +57,11 @@ void render(const PhysicalOperator& op, const CompiledQuery& cq, const ExecutedQ
   }
   if (!details.empty()) line += " [" + details + "]";
   line += fmt::format("  (est {} rows", rows_text(op.estimated_rows));
+  if (op.estimate_source != stats::EstimateSource::Model)
+    line += fmt::format(" from {}", stats::estimate_source_name(op.estimate_source));
+  if (op.subtree_cost >= 0) line += ", cost " + rows_text(op.subtree_cost);
+  if (op.own_cost.network_bytes > 0) line += ", moves " + format_bytes(static_cast<int64_t>(op.own_cost.network_bytes));
+  line += ", " + distribution_text(op, cq.ctx);
   if (run) {
     if (auto a = actual_rows(*run, op.id, op)) {
       const auto& ids = run->exec->exec_ids_of.at(op.id);
@@ -75,7 +93,7 @@ nlohmann::json logical_json(const LogicalOperator& op, const CompiledQuery& cq, 
                          {"signature", cq.signer->sign(op).exact.hex()},
                          {"group", nullptr},
                          {"estimated_rows", op.estimated_rows},
-                         {"estimate_source", "model"},
+                         {"estimate_source", stats::estimate_source_name(op.estimate_source)},
                          {"actual_rows", nullptr},
                          {"children", nlohmann::json::array()}};
   if (const auto& js = cq.signer->sign(op).join_set) node["join_set_signature"] = js->hex();
@@ -90,14 +108,15 @@ nlohmann::json physical_json(const PhysicalOperator& op, const CompiledQuery& cq
                              const QueryMapping* mapping) {
   nlohmann::json details = nlohmann::json::object();
   for (auto& p : op.params(cq.ctx)) details[p.key] = p.value;
-  details["distribution"] = op.distribution.to_string();
+  details["delivers"] = distribution_text(op, cq.ctx);
   nlohmann::json node = {{"id", op.id},
                          {"operator", physical_op_name(op.kind)},
                          {"details", details},
                          {"signature", cq.signer->sign(op).exact.hex()},
                          {"group", nullptr},
                          {"estimated_rows", op.estimated_rows},
-                         {"estimate_source", "model"},
+                         {"estimate_source", stats::estimate_source_name(op.estimate_source)},
+                         {"cost", cost_json(op)},
                          {"actual_rows", nullptr},
                          {"children", nlohmann::json::array()}};
   if (run)

@@ -5,24 +5,19 @@
 #include "planner/common/error.hpp"
 #include "planner/optimizer/cardinality_model.hpp"
 #include "planner/optimizer/cost_based_join_order.hpp"
-#include "planner/optimizer/stats/statistics_cache.hpp"
+#include "planner/optimizer/stats/table_statistics_store.hpp"
 
 namespace hindsight {
 
 namespace {
-/// Table statistics of this process, analyzed on first use and again when a table's data changes.
-StatisticsCache& statistics_cache() {
-  static StatisticsCache cache;
-  return cache;
-}
-
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 }  // namespace
 
 std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, const std::string& sql,
-                                             const Settings& settings, bool sign_plans) {
+                                             const Settings& settings, bool sign_plans,
+                                             const stats::StatsSource* observed) {
   auto t0 = std::chrono::steady_clock::now();
   auto cq = std::make_unique<CompiledQuery>();
   cq->sql = sql;
@@ -57,17 +52,21 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
   CardinalityModel model([&](const TableDef& def) { return static_cast<double>(table(def.name)->row_count); });
   model.set_cte_rows([&](int i) { return cq->ctes.at(static_cast<size_t>(i)).logical->estimated_rows; });
   std::map<std::string, std::shared_ptr<const TableStatistics>> table_stats;  // keeps them alive while planning
-  model.set_column_stats([&](ColumnId id) -> const ColumnStatistics* {
+  const bool cost_based = settings.optimizer != "foundation";
+  if (cost_based) model.set_column_stats([&](ColumnId id) -> const ColumnStatistics* {
     const ColumnInfo& info = cq->ctx.column(id);
     if (info.base_table.empty()) return nullptr;
     auto it = table_stats.find(info.base_table);
     if (it == table_stats.end())
-      it = table_stats.emplace(info.base_table, statistics_cache().get(*table(info.base_table))).first;
+      it = table_stats.emplace(info.base_table, table_statistics(db, *table(info.base_table))).first;
     return it->second ? it->second->column(info.base_column) : nullptr;
+  });
+  model.set_stats_source(observed, &cq->ctx, [&](PlanSigner& s) {
+    for (size_t i = 0; i < cq->ctes.size(); ++i) s.set_cte(static_cast<int>(i), *cq->ctes[i].logical);
   });
   for (auto& c : cq->ctes) model.estimate(*c.logical);
   model.estimate(*cq->logical);
-  if (!settings.disabled_rules.count("cost_based_join_order")) {
+  if (cost_based && !settings.disabled_rules.count("cost_based_join_order")) {
     for (auto& c : cq->ctes)
       if (order_joins_by_cost(c.logical, model, cq->ctx)) model.estimate(*c.logical);
     if (order_joins_by_cost(cq->logical, model, cq->ctx)) model.estimate(*cq->logical);
@@ -76,10 +75,16 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
   PhysicalPlannerOptions opts;
   opts.workers = settings.effective_workers();
   opts.memory_limit = settings.memory_limit;
+  opts.cost_based = cost_based;
   PhysicalPlanner planner(cq->ctx, opts, [&](const TableDef& def) { return table(def.name); });
   for (auto& c : cq->ctes) c.physical = planner.plan_cte(*c.logical);
   cq->physical = planner.plan(*cq->logical);
   cq->physical_links = planner.links();
+  CostModelOptions costs;
+  costs.workers = opts.workers;
+  costs.memory_limit = opts.memory_limit;
+  for (auto& c : cq->ctes) annotate_costs(*c.physical, cq->ctx, costs);
+  annotate_costs(*cq->physical, cq->ctx, costs);
   cq->signer = std::make_unique<PlanSigner>(cq->ctx);
   if (!sign_plans) {
     cq->plan_ms = ms_since(t0);

@@ -49,9 +49,11 @@ struct CompiledQuery {
 
 /// SQL query AST -> bound logical plan -> rewritten -> estimated -> physical plan.
 /// `sign_plans` = false skips signing (only for measuring what signing costs: EXPLAIN, groups and
-/// the stats need the signatures).
+/// the stats need the signatures). `observed`: statistics the estimator consults by signature
+/// before its model (nullptr: model only).
 std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, const std::string& sql,
-                                             const Settings& settings, bool sign_plans = true);
+                                             const Settings& settings, bool sign_plans = true,
+                                             const stats::StatsSource* observed = nullptr);
 
 /// One execution attempt: the rows (or the error) and what every executable operator did.
 struct ExecutedQuery {

@@ -20,7 +20,7 @@ int Settings::effective_workers() const {
 }
 
 std::vector<std::string> setting_names() {
-  return {"workers", "memory_limit", "disabled_rules", "cte_materialization", "timeout", "mapper_strict"};
+  return {"workers", "memory_limit", "disabled_rules", "cte_materialization", "timeout", "mapper_strict", "optimizer"};
 }
 
 namespace {
@@ -72,6 +72,11 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
       rules.insert(item);
     }
     s.disabled_rules = std::move(rules);
+  } else if (name == "optimizer") {
+    std::string v = lower(value);
+    if (v != "cost" && v != "foundation")
+      bad("cost (statistics, cost-based join order and distribution) or foundation (the first rule-of-thumb planner)");
+    s.optimizer = v;
   } else if (name == "cte_materialization") {
     std::string v = lower(value);
     if (v != "auto" && v != "always") bad("auto (inline every reference) or always (plan once, read at every reference)");

@@ -14,6 +14,10 @@ struct Settings {
   std::string cte_materialization = "auto";  ///< auto (inline) | always
   int64_t timeout_ms = 0;                    ///< 0 = none
   bool mapper_strict = false;
+  /// cost: table statistics, cost-based join order and join distribution. foundation: the first
+  /// planner (fixed selectivities, connected-first join order, broadcast below a row count); kept
+  /// to measure what the cost-based optimizer gains.
+  std::string optimizer = "cost";
 
   int effective_workers() const;
 };

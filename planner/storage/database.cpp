@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cstring>
 
 #include "planner/catalog/catalog_json.hpp"
 #include "planner/common/error.hpp"
+#include "planner/storage/connector/connector.hpp"
 
 namespace hindsight {
 
@@ -35,15 +37,15 @@ TablePtr Database::table(const std::string& name, LoadInfo& info) {
   std::lock_guard<std::mutex> lock(slot.mu);
   info = LoadInfo{};
   info.source_path = table_source_path(catalog_.folder, *def);
+  // The table's connector (planner/storage/connector) opens it: the columnar one loads the CSV or its cache.
+  const Connector& connector = connector_for(*def);
   FileStamp now;
-  if (!stat_file(info.source_path, now))
-    throw Error(ErrorCode::IO_ERROR,
-                fmt::format("cannot open '{}' (table '{}'): {}", info.source_path, def->name, std::strerror(errno)));
+  if (!stat_file(info.source_path, now)) throw connector.missing_source(catalog_.folder, *def, errno);
   if (slot.table && slot.stamp == now) {
     info.stamp = now;
     return slot.table;
   }
-  TablePtr loaded = load_table(catalog_.folder, *def, options_, &info);  // throws: slot keeps the old table
+  TablePtr loaded = connector.open_table(catalog_.folder, *def, options_, &info);  // throws: slot keeps the old table
   slot.table = loaded;
   slot.stamp = info.stamp;
   return loaded;

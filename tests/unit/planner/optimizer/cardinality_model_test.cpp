@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "tests/unit/planner/tpch_fixture.hpp"
 
 namespace hindsight {
@@ -46,6 +48,63 @@ TEST(CardinalityModelTest, GroupCountsComeFromDistinctCounts) {
   EXPECT_LE(op->estimated_rows, 6);
   EXPECT_GE(op->estimated_rows, 3);
   EXPECT_EQ(r.executed.row_count(), 4u);
+}
+
+TEST(CardinalityModelTest, OrUsesInclusionExclusion) {
+  expect_within(counted("lineitem WHERE l_returnflag = 'R' OR l_shipmode = 'AIR'"), 1.5, "OR of two equalities");
+}
+
+TEST(CardinalityModelTest, SemiAndAntiJoinsUseKeyContainment) {
+  // Every order has lineitems: the semi join keeps (nearly) all orders, the anti join (nearly) none.
+  expect_within(counted("orders WHERE EXISTS (SELECT 1 FROM lineitem WHERE l_orderkey = o_orderkey)"), 1.5,
+                "semi join");
+  // Two thirds of the customers have orders (TPC-H leaves every third customer without).
+  expect_within(counted("customer WHERE EXISTS (SELECT 1 FROM orders WHERE o_custkey = c_custkey)"), 2,
+                "semi join, part of the keys");
+  expect_within(counted("customer WHERE NOT EXISTS (SELECT 1 FROM orders WHERE o_custkey = c_custkey)"), 2.5,
+                "anti join");
+}
+
+TEST(CardinalityModelTest, OuterJoinsKeepThePreservedSide) {
+  auto [est, actual] = counted("customer LEFT JOIN orders ON o_custkey = c_custkey AND o_totalprice > 1000000");
+  // No order is that expensive: every customer comes out once, padded with NULLs.
+  EXPECT_EQ(actual, 1500);
+  EXPECT_GE(est, 1500);
+  EXPECT_LE(est, 1500 * 1.5);
+}
+
+// Skewed data: the model assumes independence and uniformity within histogram buckets, so it
+// misjudges correlated predicates. This test pins the misestimate down (it must not silently
+// disappear or grow) rather than hide it: it is what the runtime feedback is for.
+TEST(CardinalityModelTest, SkewedCorrelatedDataIsMisestimatedAndThatIsDocumented) {
+  static const std::string dir = [] {
+    std::string d = (std::filesystem::temp_directory_path() / ("hindsight-skew-test-" + std::to_string(getpid()))).string();
+    TpchOptions o;
+    o.sf = 0.01;
+    o.skew = 1;
+    o.out_dir = d;
+    o.quiet = true;
+    generate_tpch(o);
+    return d;
+  }();
+  Database db(dir);
+  Session s(db);
+  // A filter on the dimension side of a join whose foreign keys are Zipf-skewed.
+  auto r = s.run_script("SELECT count(*) FROM lineitem, part WHERE l_partkey = p_partkey AND p_partkey <= 20");
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(r.ok()) << r.error->format();
+  const LogicalOperator* op = r.compiled->logical.get();
+  while (op->kind != LogicalKind::Aggregate) op = op->children.at(0).get();
+  double est = op->children.at(0)->estimated_rows;
+  double actual = static_cast<double>(r.executed.batches.at(0).columns.at(0).ints.at(0));
+  ASSERT_GT(actual, 0);
+  double q = std::max(est / actual, actual / est);
+  // Zipf puts most lineitems on the first parts; containment assumes each part has the average
+  // share, so the join of the 20 hottest parts is underestimated by an order of magnitude.
+  RecordProperty("q_error", std::to_string(q));
+  EXPECT_GT(actual, est) << "the misestimate is an underestimate";
+  EXPECT_GT(q, 5.0) << "estimated " << est << ", actual " << actual << ": the skew is no longer misjudged; update the note";
+  EXPECT_LT(q, 1000.0) << "estimated " << est << ", actual " << actual;
 }
 
 }  // namespace

@@ -1,0 +1,177 @@
+// The estimator asks a StatsSource by exact, then join-set, then template signature before it
+// uses its model, and records where each estimate came from.
+#include "stats_store/stats_source.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "planner/session/explain.hpp"
+#include "planner/sql/parser.hpp"
+#include "tests/unit/planner/tpch_fixture.hpp"
+
+namespace hindsight {
+namespace {
+
+using stats::EstimateSource;
+using stats::ObservedRows;
+using stats::StatsSource;
+
+/// Observations held in a map: a source that knows exactly what the test put in.
+class MapSource final : public StatsSource {
+ public:
+  void put(KeyKind k, const sig::Signature& s, double rows, bool lower_bound = false) {
+    ObservedRows o;
+    o.rows = rows;
+    o.lower_bound = lower_bound;
+    map_[{k, s}] = o;
+  }
+  std::optional<ObservedRows> find(KeyKind k, const sig::Signature& s) const override {
+    ++lookups;
+    auto it = map_.find({k, s});
+    if (it == map_.end()) return std::nullopt;
+    return it->second;
+  }
+  mutable int lookups = 0;
+
+ private:
+  std::map<std::pair<KeyKind, sig::Signature>, ObservedRows> map_;
+};
+
+std::unique_ptr<CompiledQuery> compile_with(const std::string& sql, const StatsSource* source, Settings s = {}) {
+  auto stmts = sql::parse_sql(sql);
+  return compile_query(testing::tpch_db(), *stmts.at(0)->as<sql::SelectStatement>().query, sql, s, true, source);
+}
+
+const LogicalOperator* find_node(const LogicalOperator& op, const std::function<bool(const LogicalOperator&)>& pred) {
+  if (pred(op)) return &op;
+  for (auto& c : op.children)
+    if (auto* f = find_node(*c, pred)) return f;
+  return nullptr;
+}
+
+const LogicalOperator* scan_of(const CompiledQuery& cq, const std::string& table) {
+  return find_node(*cq.logical, [&](const LogicalOperator& op) {
+    return op.kind == LogicalKind::Get && op.as<LogicalGet>().table.name == table;
+  });
+}
+
+const LogicalOperator* top_join(const CompiledQuery& cq) {
+  return find_node(*cq.logical, [](const LogicalOperator& op) { return op.kind == LogicalKind::Join; });
+}
+
+void expect_all_model(const LogicalOperator& op) {
+  EXPECT_EQ(op.estimate_source, EstimateSource::Model) << logical_kind_name(op.kind);
+  for (auto& c : op.children) expect_all_model(*c);
+}
+
+const char* kFiltered = "SELECT o_orderpriority, count(*) FROM orders WHERE o_totalprice > 200000 GROUP BY o_orderpriority";
+
+TEST(StatsSourceTest, EmptySourceLeavesEveryEstimateToTheModel) {
+  stats::EmptyStatsSource empty;
+  auto cq = compile_with(kFiltered, &empty);
+  expect_all_model(*cq->logical);
+  auto plain = compile_with(kFiltered, nullptr);
+  EXPECT_EQ(scan_of(*cq, "orders")->estimated_rows, scan_of(*plain, "orders")->estimated_rows);
+}
+
+TEST(StatsSourceTest, ExactObservationReplacesTheModelAndFeedsTheParents) {
+  auto first = compile_with(kFiltered, nullptr);
+  const LogicalOperator* scan = scan_of(*first, "orders");
+  ASSERT_NE(scan, nullptr);
+  ASSERT_NE(scan->estimated_rows, 7.0);
+  MapSource src;
+  src.put(StatsSource::KeyKind::Exact, first->signer->sign(*scan).exact, 7);
+  auto again = compile_with(kFiltered, &src);
+  const LogicalOperator* s2 = scan_of(*again, "orders");
+  EXPECT_EQ(s2->estimated_rows, 7);
+  EXPECT_EQ(s2->estimate_source, EstimateSource::Runtime);
+  // The aggregate above now builds on 7 input rows: at most 7 groups.
+  EXPECT_LE(again->logical->estimated_rows, 7);
+  EXPECT_EQ(again->logical->estimate_source, EstimateSource::Model);
+  // EXPLAIN shows where the figure came from.
+  EXPECT_NE(explain_text(*again, nullptr).find("from runtime"), std::string::npos) << explain_text(*again, nullptr);
+  auto j = explain_json(*again, nullptr);
+  EXPECT_EQ(j["physical"]["estimate_source"], "model");
+  std::string dump = j.dump();
+  EXPECT_NE(dump.find("\"estimate_source\":\"runtime\""), std::string::npos);
+}
+
+TEST(StatsSourceTest, OtherConstantsFindTheTemplate) {
+  auto first = compile_with(kFiltered, nullptr);
+  MapSource src;
+  src.put(StatsSource::KeyKind::Template, first->signer->sign(*scan_of(*first, "orders")).templ, 1234);
+  auto other = compile_with(
+      "SELECT o_orderpriority, count(*) FROM orders WHERE o_totalprice > 100000 GROUP BY o_orderpriority", &src);
+  const LogicalOperator* s = scan_of(*other, "orders");
+  EXPECT_EQ(s->estimated_rows, 1234);
+  EXPECT_EQ(s->estimate_source, EstimateSource::Template);
+}
+
+TEST(StatsSourceTest, AnotherJoinOrderFindsTheJoinSet) {
+  const char* a = "SELECT count(*) FROM customer, orders, nation WHERE c_custkey = o_custkey AND c_nationkey = n_nationkey";
+  const char* b = "SELECT count(*) FROM nation, orders, customer WHERE n_nationkey = c_nationkey AND o_custkey = c_custkey";
+  Settings written;
+  written.disabled_rules = {"cost_based_join_order", "reorder_inner_joins"};
+  auto first = compile_with(a, nullptr, written);
+  const LogicalOperator* j = top_join(*first);
+  ASSERT_TRUE(first->signer->sign(*j).join_set.has_value());
+  MapSource src;
+  src.put(StatsSource::KeyKind::JoinSet, *first->signer->sign(*j).join_set, 4321);
+  auto second = compile_with(b, &src);
+  const LogicalOperator* j2 = top_join(*second);
+  EXPECT_EQ(j2->estimated_rows, 4321);
+  EXPECT_EQ(j2->estimate_source, EstimateSource::JoinSet);
+}
+
+TEST(StatsSourceTest, ExactWinsOverJoinSetAndTemplate) {
+  auto first = compile_with(kFiltered, nullptr);
+  const NodeSignatures& sigs = first->signer->sign(*scan_of(*first, "orders"));
+  MapSource src;
+  src.put(StatsSource::KeyKind::Template, sigs.templ, 10);
+  src.put(StatsSource::KeyKind::Exact, sigs.exact, 20);
+  auto again = compile_with(kFiltered, &src);
+  EXPECT_EQ(scan_of(*again, "orders")->estimated_rows, 20);
+  EXPECT_EQ(scan_of(*again, "orders")->estimate_source, EstimateSource::Runtime);
+}
+
+TEST(StatsSourceTest, LowerBoundOnlyRaisesTheEstimate) {
+  auto first = compile_with(kFiltered, nullptr);
+  const LogicalOperator* scan = scan_of(*first, "orders");
+  const double model = scan->estimated_rows;
+  ASSERT_GT(model, 10);
+  {
+    MapSource src;
+    src.put(StatsSource::KeyKind::Exact, first->signer->sign(*scan).exact, 3, /*lower_bound=*/true);
+    auto c = compile_with(kFiltered, &src);
+    EXPECT_EQ(scan_of(*c, "orders")->estimated_rows, model);
+    EXPECT_EQ(scan_of(*c, "orders")->estimate_source, EstimateSource::Model);
+  }
+  {
+    MapSource src;
+    src.put(StatsSource::KeyKind::Exact, first->signer->sign(*scan).exact, model * 4, /*lower_bound=*/true);
+    auto c = compile_with(kFiltered, &src);
+    EXPECT_EQ(scan_of(*c, "orders")->estimated_rows, model * 4);
+    EXPECT_EQ(scan_of(*c, "orders")->estimate_source, EstimateSource::Runtime);
+  }
+}
+
+TEST(StatsSourceTest, ObservedJoinSizeChangesTheJoinDistribution) {
+  // customer ⋈ orders on custkey with orders hashed on o_orderkey: with the model's estimate
+  // the small side is broadcast; told that the filtered customers are many, the optimizer stops
+  // copying them to every worker.
+  const char* q = "SELECT count(*) FROM orders, customer WHERE o_custkey = c_custkey AND c_acctbal > 9990";
+  Settings s;
+  s.workers = 4;
+  auto first = compile_with(q, nullptr, s);
+  std::string before = explain_text(*first, nullptr);
+  ASSERT_NE(before.find("distribution: broadcast"), std::string::npos) << before;
+  MapSource src;
+  src.put(StatsSource::KeyKind::Exact, first->signer->sign(*scan_of(*first, "customer")).exact, 1e8);
+  auto again = compile_with(q, &src, s);
+  std::string after = explain_text(*again, nullptr);
+  EXPECT_EQ(after.find("distribution: broadcast"), std::string::npos) << after;
+}
+
+}  // namespace
+}  // namespace hindsight
