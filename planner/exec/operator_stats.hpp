@@ -15,8 +15,11 @@ struct OperatorStats {
   /// False when the operator did not run to exhaustion (LIMIT early exit, failed attempt):
   /// its counts are then lower bounds, never exact.
   bool complete = false;
+  /// How many worker instances these figures add up (1 for one operator instance).
+  uint32_t instances = 1;
 
   void merge(const OperatorStats& o) {
+    instances += o.instances;
     rows_in += o.rows_in;
     rows_out += o.rows_out;
     batches_out += o.batches_out;

@@ -152,7 +152,12 @@ std::optional<uint64_t> actual_rows(const ExecutedQuery& run, NodeId physical_id
   int id = node.kind == PhysicalOpKind::Exchange ? it->second[0] : it->second.back();
   auto s = run.stats.find(id);
   if (s == run.stats.end()) return std::nullopt;
-  return node.kind == PhysicalOpKind::Exchange ? s->second.rows_in : s->second.rows_out;
+  if (node.kind == PhysicalOpKind::Exchange) return s->second.rows_in;
+  // A replicated stream is complete on every worker that computed it: each instance produced
+  // all of its rows, so the sum over instances counts them once per worker.
+  if (node.distribution.kind == StreamDistribution::Replicated && s->second.instances > 1)
+    return s->second.rows_out / s->second.instances;
+  return s->second.rows_out;
 }
 
 }  // namespace hindsight

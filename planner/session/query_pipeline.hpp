@@ -72,7 +72,8 @@ struct ExecutedQuery {
 ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings);
 
 /// Rows produced by a physical node during the run: its output exec operator's rows (for an
-/// exchange, the rows that entered it). nullopt when it never ran.
+/// exchange, the rows that entered it; for a replicated stream, one worker's copy). nullopt when
+/// it never ran.
 std::optional<uint64_t> actual_rows(const ExecutedQuery& run, NodeId physical_id, const PhysicalOperator& node);
 
 }  // namespace hindsight

@@ -90,6 +90,43 @@ TEST(SessionTest, ConstantRowsJoinAlikeOnAnyNumberOfWorkers) {
   EXPECT_GT(counts[0], 0);
 }
 
+void find_scans(const nlohmann::json& node, const std::string& table, std::vector<nlohmann::json>& out) {
+  if (node["operator"] == "TableScan" && node["details"]["table"] == table) out.push_back(node);
+  for (auto& c : node["children"]) find_scans(c, table, out);
+}
+
+TEST(SessionTest, ReplicatedScanReportsOneCopyOfItsRows) {
+  // Every worker reads the whole nation table; the actual rows are the table's, not W times them.
+  for (int w : {1, 3}) {
+    Settings s;
+    s.workers = w;
+    auto r = run("SELECT count(*) FROM customer, nation WHERE c_nationkey = n_nationkey AND n_name = 'CHINA'", s);
+    ASSERT_TRUE(r.ok());
+    auto j = explain_json(*r.compiled, &r.executed);
+    std::vector<nlohmann::json> scans;
+    find_scans(j["physical"], "nation", scans);
+    ASSERT_EQ(scans.size(), 1u);
+    EXPECT_EQ(scans[0]["actual_rows"], 1) << w << " workers";
+  }
+}
+
+TEST(SessionTest, ExplainJsonCarriesCostDistributionAndSource) {
+  Settings s;
+  s.workers = 4;
+  auto r = run("SELECT count(*) FROM orders, lineitem WHERE o_orderkey = l_orderkey", s);
+  ASSERT_TRUE(r.ok());
+  auto j = explain_json(*r.compiled, &r.executed);
+  const auto& root = j["physical"];
+  EXPECT_EQ(root["estimate_source"], "model");
+  ASSERT_TRUE(root["cost"].is_object());
+  EXPECT_GT(root["cost"]["subtree"].get<double>(), root["cost"]["total"].get<double>());
+  EXPECT_EQ(root["details"]["delivers"], "single");
+  std::vector<nlohmann::json> scans;
+  find_scans(root, "lineitem", scans);
+  ASSERT_EQ(scans.size(), 1u);
+  EXPECT_EQ(scans[0]["details"]["delivers"], "hashed(l_orderkey; 8 buckets)");
+}
+
 TEST(SessionTest, TimeoutIsATypedError) {
   Settings s;
   s.timeout_ms = 1;
