@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -10,64 +11,224 @@ namespace hindsight::mapper {
 
 namespace {
 
-std::string schema_text(const std::vector<std::string>& schema) {
+std::string schema_text_of(const std::vector<std::string>& schema) {
   return schema.empty() ? std::string("unknown") : fmt::format("({})", fmt::join(schema, ", "));
 }
 
-std::string normalize_hex(std::string_view hex) {
-  if (hex.size() != 32) {
-    throw std::invalid_argument(fmt::format("signature key must be 32 hex digits, got '{}'", hex));
+constexpr char kHexDigits[] = "0123456789abcdef";
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/// The 128 bits of a 32-hex-digit key (any case); throws std::invalid_argument on anything else.
+std::pair<uint64_t, uint64_t> parse_hex_key(std::string_view hex) {
+  auto bad = [&] { return std::invalid_argument(fmt::format("signature key must be 32 hex digits, got '{}'", hex)); };
+  if (hex.size() != 32) throw bad();
+  uint64_t half[2] = {0, 0};
+  for (size_t i = 0; i < 32; ++i) {
+    int d = hex_digit(hex[i]);
+    if (d < 0) throw bad();
+    half[i / 16] = (half[i / 16] << 4) | static_cast<uint64_t>(d);
   }
-  std::string key(hex);
-  for (char& c : key) {
-    if (c >= 'A' && c <= 'F') c = static_cast<char>(c - 'A' + 'a');
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-      throw std::invalid_argument(fmt::format("signature key must be 32 hex digits, got '{}'", hex));
-    }
+  return {half[0], half[1]};
+}
+
+std::array<char, 32> hex_of(uint64_t hi, uint64_t lo) {
+  std::array<char, 32> out;
+  for (int i = 0; i < 16; ++i) {
+    out[i] = kHexDigits[(hi >> (60 - 4 * i)) & 0xF];
+    out[16 + i] = kHexDigits[(lo >> (60 - 4 * i)) & 0xF];
   }
-  return key;
+  return out;
 }
 
 }  // namespace
 
+void PlanMapper::reserve(size_t entities, size_t links) {
+  entities_.reserve(entities);
+  uf_.reserve(entities);
+  min_member_.reserve(entities);
+  schema_holder_.reserve(entities);
+  schema_pool_.reserve(4 * entities);
+  links_.reserve(links);
+  if (signature_table_.size() < 2 * entities) {
+    size_t n = 64;
+    while (n < 2 * entities) n *= 2;
+    std::vector<SignatureSlot> old = std::move(signature_table_);
+    signature_table_.assign(n, SignatureSlot{});
+    signature_count_ = 0;
+    for (const SignatureSlot& s : old)
+      if (s.id != kNone) insert_signature_id(s.key, s.id);
+  }
+}
+
+PlanMapper::TypeNameId PlanMapper::intern_type_name(std::string_view name) {
+  if (auto it = type_name_ids_.find(name); it != type_name_ids_.end()) return it->second;
+  auto id = static_cast<TypeNameId>(type_names_.size());
+  type_names_.emplace_back(name);
+  type_name_ids_.emplace(std::string(name), id);
+  return id;
+}
+
 EntityId PlanMapper::add(EntityKind kind, std::string label, std::vector<std::string> schema) {
-  uint32_t schema_id = intern_schema(std::move(schema));
+  type_scratch_.clear();
+  for (const std::string& name : schema) type_scratch_.push_back(intern_type_name(name));
+  return add_with_types(kind, std::move(label), type_scratch_);
+}
+
+EntityId PlanMapper::push_entity(EntityKind kind, std::span<const TypeNameId> schema) {
+  for (TypeNameId t : schema)
+    if (t >= type_names_.size()) throw std::out_of_range(fmt::format("unknown type name id {}", t));
+  if (schema_pool_.size() + schema.size() > std::numeric_limits<uint32_t>::max())
+    throw std::length_error("PlanMapper: too many schema columns");
   EntityId id = uf_.add();
-  entities_.push_back(EntityRecord{kind, schema_id, kNone, std::move(label)});
+  EntityRecord& e = entities_.emplace_back();
+  e.kind = kind;
+  e.schema_offset = static_cast<uint32_t>(schema_pool_.size());
+  e.schema_size = static_cast<uint32_t>(schema.size());
+  e.key = kNone;
+  schema_pool_.insert(schema_pool_.end(), schema.begin(), schema.end());
   min_member_.push_back(id);
-  schema_holder_.push_back(schema_id == 0 ? kNone : id);
+  schema_holder_.push_back(schema.empty() ? kNone : id);
   index_.valid = false;
   return id;
 }
 
-EntityId PlanMapper::signature(std::string_view hex, std::string label) {
-  std::string key = normalize_hex(hex);
-  if (auto it = signature_ids_.find(key); it != signature_ids_.end()) return it->second;
-  if (label.empty()) label = "sig " + key;
-  EntityId id = add(EntityKind::Signature, std::move(label));
-  entities_[id].key = static_cast<uint32_t>(signature_keys_.size());
-  signature_keys_.push_back(key);
-  signature_ids_.emplace(std::move(key), id);
+EntityId PlanMapper::add_with_types(EntityKind kind, std::string label, std::span<const TypeNameId> schema) {
+  EntityId id = push_entity(kind, schema);
+  entities_[id].label = std::move(label);
   return id;
 }
 
-LinkResult PlanMapper::link(EntityId a, EntityId b, std::string stage) {
+EntityId PlanMapper::add_numbered(EntityKind kind, const char* prefix, int64_t number, const char* suffix,
+                                  std::span<const TypeNameId> schema) {
+  EntityId id = add_numbered(kind, prefix, number, schema);
+  entities_[id].lazy_suffix = suffix;
+  return id;
+}
+
+std::string_view PlanMapper::signature_hex(uint32_t key) const {
+  if (signature_hex_.size() < signature_keys_.size()) signature_hex_.resize(signature_keys_.size(), std::array<char, 33>{});
+  std::array<char, 33>& hex = signature_hex_[key];
+  if (!hex[32]) {
+    std::array<char, 32> text = hex_of(signature_keys_[key].hi, signature_keys_[key].lo);
+    std::copy(text.begin(), text.end(), hex.begin());
+    hex[32] = 1;
+  }
+  return std::string_view(hex.data(), 32);
+}
+
+EntityId PlanMapper::add_numbered(EntityKind kind, const char* prefix, int64_t number, std::span<const TypeNameId> schema) {
+  EntityId id = push_entity(kind, schema);
+  entities_[id].lazy_prefix = prefix;
+  entities_[id].number = number;
+  return id;
+}
+
+const std::string& PlanMapper::label_text(const EntityRecord& e) const {
+  if (e.lazy_prefix) {
+    if (e.key != kNone) {
+      e.label.assign(e.lazy_prefix).append(signature_hex(e.key));
+    } else {
+      e.label = fmt::format("{} #{}{}", e.lazy_prefix, e.number, e.lazy_suffix ? e.lazy_suffix : "");
+    }
+    e.lazy_prefix = nullptr;
+  }
+  return e.label;
+}
+
+EntityId PlanMapper::signature(std::string_view hex, std::string label) {
+  auto [hi, lo] = parse_hex_key(hex);
+  SignatureKey key{hi, lo};
+  if (EntityId id = find_signature_id(key); id != kNone) return id;
+  if (label.empty()) return add_signature(key, {}, "sig ");
+  return add_signature(key, std::move(label), nullptr);
+}
+
+EntityId PlanMapper::signature(uint64_t hi, uint64_t lo, const char* label_prefix) {
+  SignatureKey key{hi, lo};
+  if (EntityId id = find_signature_id(key); id != kNone) return id;
+  return add_signature(key, {}, label_prefix);
+}
+
+EntityId PlanMapper::add_signature(SignatureKey key, std::string label, const char* lazy_prefix) {
+  EntityId id = push_entity(EntityKind::Signature, {});
+  EntityRecord& e = entities_[id];
+  e.key = static_cast<uint32_t>(signature_keys_.size());
+  e.label = std::move(label);
+  e.lazy_prefix = lazy_prefix;
+  signature_keys_.push_back(key);
+  insert_signature_id(key, id);
+  return id;
+}
+
+namespace {
+size_t slot_of(uint64_t hi, uint64_t lo, size_t mask) {
+  // splitmix64 finalizer over both halves: keys need not be uniformly random (tests use "aaaa...").
+  uint64_t x = hi ^ (lo * 0x9E3779B97F4A7C15ULL);
+  x ^= x >> 30;
+  x *= 0xBF58476D1CE4E5B9ULL;
+  x ^= x >> 27;
+  x *= 0x94D049BB133111EBULL;
+  x ^= x >> 31;
+  return static_cast<size_t>(x) & mask;
+}
+}  // namespace
+
+EntityId PlanMapper::find_signature_id(SignatureKey key) const {
+  if (signature_table_.empty()) return kNone;
+  const size_t mask = signature_table_.size() - 1;
+  for (size_t i = slot_of(key.hi, key.lo, mask);; i = (i + 1) & mask) {
+    const SignatureSlot& s = signature_table_[i];
+    if (s.id == kNone) return kNone;
+    if (s.key == key) return s.id;
+  }
+}
+
+void PlanMapper::insert_signature_id(SignatureKey key, EntityId id) {
+  if (2 * (signature_count_ + 1) > signature_table_.size()) {
+    // Grow at half load: probe sequences stay short.
+    std::vector<SignatureSlot> old = std::move(signature_table_);
+    signature_table_.assign(std::max<size_t>(64, old.size() * 2), SignatureSlot{});
+    signature_count_ = 0;
+    for (const SignatureSlot& s : old)
+      if (s.id != kNone) insert_signature_id(s.key, s.id);
+  }
+  const size_t mask = signature_table_.size() - 1;
+  size_t i = slot_of(key.hi, key.lo, mask);
+  while (signature_table_[i].id != kNone) i = (i + 1) & mask;
+  signature_table_[i] = SignatureSlot{key, id};
+  ++signature_count_;
+}
+
+LinkResult PlanMapper::link(EntityId a, EntityId b, std::string_view stage) {
+  check(a);
+  check(b);
+  return link(a, b, intern_stage(stage));
+}
+
+LinkResult PlanMapper::link(EntityId a, EntityId b, StageId stage) {
+  if (stage >= stages_.size()) throw std::out_of_range(fmt::format("unknown stage id {}", stage));
   uint32_t ra = uf_.find(check(a));
   uint32_t rb = uf_.find(check(b));
   if (ra == rb) {
-    links_.push_back(LinkRecord{a, b, intern_stage(std::move(stage))});
+    links_.push_back(LinkRecord{a, b, stage});
     index_.valid = false;
     return LinkResult{LinkOutcome::AlreadyGrouped, std::nullopt};
   }
   EntityId holder_a = schema_holder_[ra];
   EntityId holder_b = schema_holder_[rb];
-  if (holder_a != kNone && holder_b != kNone && entities_[holder_a].schema != entities_[holder_b].schema) {
+  if (holder_a != kNone && holder_b != kNone && !same_schema(holder_a, holder_b)) {
     std::string reason = fmt::format("schema mismatch: #{} '{}' is in a group with output {} (from #{}), #{} '{}' in a "
                                      "group with output {} (from #{})",
-                                     a, entities_[a].label, schema_text(schemas_[entities_[holder_a].schema]),
-                                     holder_a, b, entities_[b].label,
-                                     schema_text(schemas_[entities_[holder_b].schema]), holder_b);
-    RefusedLink refused{a, b, std::move(stage), std::move(reason)};
+                                     a, label_text(entities_[a]), schema_text_of(schema_text(holder_a)),
+                                     holder_a, b, label_text(entities_[b]),
+                                     schema_text_of(schema_text(holder_b)), holder_b);
+    RefusedLink refused{a, b, stages_[stage], std::move(reason)};
     refused_.push_back(refused);
     if (strict_) throw MapperConflict(std::move(refused));
     return LinkResult{LinkOutcome::Refused, std::move(refused)};
@@ -78,7 +239,7 @@ LinkResult PlanMapper::link(EntityId a, EntityId b, std::string stage) {
   min_member_[root] = std::min(min_member_[ra], min_member_[rb]);
   // Both known schemas are equal here; keep the smallest holder so the reported origin does not depend on link order.
   schema_holder_[root] = std::min(holder_a, holder_b);  // kNone is UINT32_MAX: a known holder always wins
-  links_.push_back(LinkRecord{a, b, intern_stage(std::move(stage))});
+  links_.push_back(LinkRecord{a, b, stage});
   index_.valid = false;
   return LinkResult{LinkOutcome::Merged, std::nullopt};
 }
@@ -109,8 +270,9 @@ std::optional<StatsRecord> PlanMapper::group_stats(GroupId group) const {
 
 EntityView PlanMapper::entity(EntityId id) const {
   const EntityRecord& e = at(id);
-  std::string_view key = e.key == kNone ? std::string_view() : std::string_view(signature_keys_[e.key]);
-  return EntityView{id, e.kind, e.label, schemas_[e.schema], key};
+  std::string_view key =
+      e.key == kNone ? std::string_view() : signature_hex(e.key);
+  return EntityView{id, e.kind, label_text(e), schema_text(id), key};
 }
 
 std::optional<StatsRecord> PlanMapper::stats_record(EntityId id) const {
@@ -120,9 +282,10 @@ std::optional<StatsRecord> PlanMapper::stats_record(EntityId id) const {
 }
 
 std::optional<EntityId> PlanMapper::find_signature(std::string_view hex) const {
-  auto it = signature_ids_.find(normalize_hex(hex));
-  if (it == signature_ids_.end()) return std::nullopt;
-  return it->second;
+  auto [hi, lo] = parse_hex_key(hex);
+  EntityId id = find_signature_id(SignatureKey{hi, lo});
+  if (id == kNone) return std::nullopt;
+  return id;
 }
 
 GroupId PlanMapper::group_of(EntityId id) const { return index().group_of_entity[check(id)]; }
@@ -156,7 +319,7 @@ std::vector<EntityId> PlanMapper::members(GroupId group, EntityKind kind) const 
 
 const std::vector<std::string>& PlanMapper::group_schema(GroupId group) const {
   EntityId holder = schema_holder_[uf_.find(members(group).front())];
-  return holder == kNone ? schemas_[0] : schemas_[entities_[holder].schema];
+  return schema_text(holder);
 }
 
 std::vector<Link> PlanMapper::links_of(GroupId group) const {
@@ -186,11 +349,8 @@ std::vector<Link> PlanMapper::links() const {
   return all;
 }
 
-EntityId PlanMapper::check(EntityId id) const {
-  if (id >= entities_.size()) {
-    throw std::out_of_range(fmt::format("unknown mapper entity #{} ({} registered)", id, entities_.size()));
-  }
-  return id;
+void PlanMapper::throw_unknown_entity(EntityId id) const {
+  throw std::out_of_range(fmt::format("unknown mapper entity #{} ({} registered)", id, entities_.size()));
 }
 
 GroupId PlanMapper::check_group(GroupId group) const {
@@ -200,20 +360,38 @@ GroupId PlanMapper::check_group(GroupId group) const {
   return group;
 }
 
-uint32_t PlanMapper::intern_schema(std::vector<std::string> schema) {
-  if (schema.empty()) return 0;
-  std::string key = fmt::format("{}", fmt::join(schema, "\x1f"));
-  auto [it, inserted] = schema_ids_.try_emplace(std::move(key), static_cast<uint32_t>(schemas_.size()));
-  if (inserted) schemas_.push_back(std::move(schema));
+const std::vector<std::string>& PlanMapper::schema_text(EntityId id) const {
+  static const std::vector<std::string> unknown;
+  if (id == kNone || entities_[id].schema_size == 0) return unknown;
+  auto [it, inserted] = schema_text_.try_emplace(id);
+  if (inserted) {
+    const EntityRecord& e = entities_[id];
+    it->second.reserve(e.schema_size);
+    for (uint32_t i = 0; i < e.schema_size; ++i) it->second.push_back(type_names_[schema_pool_[e.schema_offset + i]]);
+  }
   return it->second;
 }
 
-uint32_t PlanMapper::intern_stage(std::string stage) {
-  // Links come in bursts from one stage (a whole bind, a whole rewrite rule): skip the hash for a repeat.
-  if (last_stage_ < stages_.size() && stages_[last_stage_] == stage) return last_stage_;
-  auto [it, inserted] = stage_ids_.try_emplace(stage, static_cast<uint32_t>(stages_.size()));
-  if (inserted) stages_.push_back(std::move(stage));
-  last_stage_ = it->second;
+bool PlanMapper::same_schema(EntityId x, EntityId y) const {
+  const EntityRecord& a = entities_[x];
+  const EntityRecord& b = entities_[y];
+  if (a.schema_size != b.schema_size) return false;
+  const TypeNameId* pa = schema_pool_.data() + a.schema_offset;
+  return std::equal(pa, pa + a.schema_size, schema_pool_.data() + b.schema_offset);
+}
+
+uint32_t PlanMapper::intern_stage(std::string_view stage) {
+  // Links come in bursts from a few stages (a whole bind, a rewrite rule, signature + join set): check the recent
+  // ones before hashing.
+  for (uint32_t id : recent_stages_)
+    if (id != kNone && stages_[id] == stage) return id;
+  auto it = stage_ids_.find(stage);
+  if (it == stage_ids_.end()) {
+    it = stage_ids_.emplace(std::string(stage), static_cast<uint32_t>(stages_.size())).first;
+    stages_.emplace_back(stage);
+  }
+  recent_stages_[next_recent_] = it->second;
+  next_recent_ = (next_recent_ + 1) % recent_stages_.size();
   return it->second;
 }
 

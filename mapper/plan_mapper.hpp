@@ -1,6 +1,9 @@
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -22,16 +25,41 @@ namespace hindsight::mapper {
 /// A union renumbers the groups after it. Not thread-safe, not even const calls (they compress paths).
 class PlanMapper {
  public:
+  /// An interned column type name ("BIGINT", "DECIMAL(15,2)", ...): schemas given as these ids cost no text per
+  /// entity. Equal names give equal ids.
+  using TypeNameId = uint32_t;
+  TypeNameId intern_type_name(std::string_view name);
+
   /// Registers an entity; schema = its output column type names (empty = unknown, conflicts with nothing).
   EntityId add(EntityKind kind, std::string label, std::vector<std::string> schema = {});
+  /// The same with the schema as interned type names, in column order (for callers registering many entities).
+  EntityId add_with_types(EntityKind kind, std::string label, std::span<const TypeNameId> schema);
+  /// Registers an entity labelled "<prefix> #<number>" (e.g. "HashJoin #12"); the text is built only when the label
+  /// is first read, so registering costs no formatting or allocation. `prefix` must outlive the mapper (a string
+  /// literal or other static text).
+  EntityId add_numbered(EntityKind kind, const char* prefix, int64_t number, std::span<const TypeNameId> schema = {});
+  /// The same labelled "<prefix> #<number><suffix>" (`suffix` static text too).
+  EntityId add_numbered(EntityKind kind, const char* prefix, int64_t number, const char* suffix,
+                        std::span<const TypeNameId> schema = {});
 
   /// The Signature entity for `hex` (32 hex digits, any case), created on first use: signatures are interned by
   /// value, so the same hex always returns the same entity (keeping its first label). `label` defaults to "sig <hex>".
   EntityId signature(std::string_view hex, std::string label = {});
+  /// The same for a signature given by its 128 bits (`hi` = the first 16 hex digits), labelled `label_prefix` + hex
+  /// (built when first read; `label_prefix` must outlive the mapper: static text).
+  EntityId signature(uint64_t hi, uint64_t lo, const char* label_prefix = "sig ");
 
   /// Puts a and b in one group with provenance `stage`, unless their groups' known schemas differ: then the link is
   /// refused, recorded in refused_links() and returned (strict mode: thrown as MapperConflict).
-  LinkResult link(EntityId a, EntityId b, std::string stage);
+  LinkResult link(EntityId a, EntityId b, std::string_view stage);
+  /// An interned stage name, for callers making many links of a few stages (no text compared per link).
+  using StageId = uint32_t;
+  StageId stage_id(std::string_view stage) { return intern_stage(stage); }
+  /// link() with a stage from stage_id().
+  LinkResult link(EntityId a, EntityId b, StageId stage);
+
+  /// Pre-allocates room for `entities` entities and `links` links.
+  void reserve(size_t entities, size_t links);
 
   /// Strict mode (tests): a refused link throws MapperConflict (it is still recorded first).
   void set_strict(bool strict) { strict_ = strict; }
@@ -51,9 +79,9 @@ class PlanMapper {
   /// All facts about one entity.
   EntityView entity(EntityId id) const;
   EntityKind kind(EntityId id) const { return at(id).kind; }
-  const std::string& label(EntityId id) const { return at(id).label; }
+  const std::string& label(EntityId id) const { return label_text(at(id)); }
   /// Output column types; empty = unknown.
-  const std::vector<std::string>& schema(EntityId id) const { return schemas_[at(id).schema]; }
+  const std::vector<std::string>& schema(EntityId id) const { return schema_text(check(id)); }
   /// The stats record of a Stats entity made by attach_stats, else nullopt.
   std::optional<StatsRecord> stats_record(EntityId id) const;
   /// The Signature entity already interned for `hex`, if any (does not create one).
@@ -96,9 +124,15 @@ class PlanMapper {
 
   struct EntityRecord {
     EntityKind kind;
-    uint32_t schema;  // index into schemas_; 0 = unknown
+    uint32_t schema_offset;  // the schema: schema_pool_[schema_offset, + schema_size); size 0 = unknown
+    uint32_t schema_size;
     uint32_t key;     // index into signature_keys_ for signatures, else kNone
-    std::string label;
+    // Label not built yet (lazy_prefix != nullptr): lazy_prefix + hex key for signatures, else
+    // lazy_prefix + " #" + number + lazy_suffix. Built (and the prefix cleared) by label_text on first read.
+    mutable const char* lazy_prefix = nullptr;
+    const char* lazy_suffix = nullptr;
+    int64_t number = 0;
+    mutable std::string label;
   };
   struct LinkRecord {
     EntityId a;
@@ -113,10 +147,36 @@ class PlanMapper {
     std::vector<std::vector<uint32_t>> links;  // indices into links_
   };
 
+  struct SignatureKey {
+    uint64_t hi, lo;
+    bool operator==(const SignatureKey&) const = default;
+  };
+  // Signature interning: open addressing over a power-of-two table (no node per signature).
+  struct SignatureSlot {
+    SignatureKey key;
+    EntityId id = kNone;  // kNone = empty
+  };
+  // Transparent hashing: string_view lookups without building a std::string.
+  struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  };
+  using StringIds = std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>>;
+
   const EntityRecord& at(EntityId id) const { return entities_[check(id)]; }
-  EntityId check(EntityId id) const;
-  uint32_t intern_schema(std::vector<std::string> schema);
-  uint32_t intern_stage(std::string stage);
+  EntityId check(EntityId id) const {
+    if (id >= entities_.size()) [[unlikely]] throw_unknown_entity(id);
+    return id;
+  }
+  [[noreturn]] void throw_unknown_entity(EntityId id) const;
+  const std::vector<std::string>& schema_text(EntityId id) const;
+  bool same_schema(EntityId x, EntityId y) const;
+  uint32_t intern_stage(std::string_view stage);
+  EntityId add_signature(SignatureKey key, std::string label, const char* lazy_prefix);
+  EntityId find_signature_id(SignatureKey key) const;
+  void insert_signature_id(SignatureKey key, EntityId id);
+  EntityId push_entity(EntityKind kind, std::span<const TypeNameId> schema);
+  const std::string& label_text(const EntityRecord& e) const;
   const GroupIndex& index() const;
   GroupId check_group(GroupId group) const;
 
@@ -125,13 +185,22 @@ class PlanMapper {
   std::vector<EntityId> min_member_;     // per root: smallest member id (merged on union)
   std::vector<EntityId> schema_holder_;  // per root: first member with a known schema, or kNone
 
-  std::vector<std::vector<std::string>> schemas_{{}};  // interned; [0] = unknown
-  std::unordered_map<std::string, uint32_t> schema_ids_;
+  std::vector<std::string> type_names_;  // by TypeNameId
+  StringIds type_name_ids_;
+  std::vector<TypeNameId> schema_pool_;  // every entity's schema, back to back
+  std::vector<TypeNameId> type_scratch_;
+  // Schemas as text, built per entity when first asked for (node-based: references stay valid).
+  mutable std::unordered_map<EntityId, std::vector<std::string>> schema_text_;
   std::vector<std::string> stages_;
-  std::unordered_map<std::string, uint32_t> stage_ids_;
-  uint32_t last_stage_ = kNone;
-  std::vector<std::string> signature_keys_;
-  std::unordered_map<std::string, EntityId> signature_ids_;
+  StringIds stage_ids_;
+  std::array<uint32_t, 4> recent_stages_{kNone, kNone, kNone, kNone};  // links come in bursts of a few stages
+  uint32_t next_recent_ = 0;
+  std::vector<SignatureKey> signature_keys_;
+  // Lowercase hex of each signature key, spelled when first asked for ([32] != 0 once spelled).
+  mutable std::vector<std::array<char, 33>> signature_hex_;
+  std::string_view signature_hex(uint32_t key) const;
+  std::vector<SignatureSlot> signature_table_;
+  size_t signature_count_ = 0;
   std::unordered_map<EntityId, StatsRecord> stats_;
 
   std::vector<LinkRecord> links_;

@@ -12,9 +12,9 @@ using Sets = boost::disjoint_sets<uint8_t*, uint32_t*>;
 
 uint32_t UnionFind::add() {
   auto id = static_cast<uint32_t>(parent_.size());
-  parent_.push_back(0);
+  // What disjoint_sets::make_set(id) does (parent = itself, rank 0), written straight into the vectors.
+  parent_.push_back(id);
   rank_.push_back(0);
-  Sets(rank_.data(), parent_.data()).make_set(id);
   return id;
 }
 

@@ -1,10 +1,13 @@
 #pragma once
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
+#include "signatures/byte_buffer.hpp"
 #include "signatures/signature.hpp"
 
 namespace hindsight::sig {
@@ -12,7 +15,7 @@ namespace hindsight::sig {
 /// Builds the canonical byte string of one operator (or expression) from typed tokens. Plan nodes write their
 /// semantic parameters into it; the bytes feed `tree_signature` (hash128.hpp).
 ///
-/// Byte format (SIGNATURE_VERSION 1). Every token is one tag byte followed by a payload whose length is fixed by
+/// Byte format (unchanged since SIGNATURE_VERSION 1). Every token is one tag byte followed by a payload whose length is fixed by
 /// the tag or given by a u32 prefix, so a token sequence parses back in exactly one way (the encoding is
 /// injective: two different token sequences never produce the same bytes). Integers are little-endian,
 /// fixed width; `u32` lengths count bytes unless said otherwise.
@@ -46,6 +49,10 @@ class CanonicalEncoder {
 
   /// The mode is fixed for the lifetime of the encoder.
   explicit CanonicalEncoder(Mode mode = Mode::Exact);
+  CanonicalEncoder(const CanonicalEncoder& o);
+  CanonicalEncoder& operator=(const CanonicalEncoder& o);
+  CanonicalEncoder(CanonicalEncoder&& o) noexcept;
+  CanonicalEncoder& operator=(CanonicalEncoder&& o) noexcept;
 
   Mode mode() const { return mode_; }
 
@@ -91,27 +98,52 @@ class CanonicalEncoder {
   CanonicalEncoder& constant_null(std::string_view type_tag);
 
   /// The canonical bytes written so far. Throws std::logic_error while a list/set is open or a key is pending.
+  /// (A copy kept inside the encoder: prefer view() on hot paths.)
   const std::string& bytes() const;
+  /// The same bytes without a copy; valid until the next write or clear(). Same checks as bytes().
+  std::string_view view() const;
   /// Forgets everything written (keeps the mode and the allocated buffers, for reuse in hot loops).
   void clear();
 
  private:
-  enum class FrameKind { Root, List, Set };
-  struct Frame {
-    FrameKind kind = FrameKind::Root;
-    std::string buf;                    // tokens of this frame (for a set: the element being written)
-    std::vector<std::string> elements;  // completed set elements
-    bool pending_field = false;
-  };
+  using Buffer = ByteBuffer;
 
-  Frame& top() { return frames_[depth_]; }
+  enum class FrameKind : uint8_t { Root, List, Set };
+  struct ElementSpan {
+    uint32_t offset, size;  // into SetState::bytes
+  };
+  // An open set: its completed elements back to back (spans) and the one being written after `mark`.
+  struct SetState {
+    Buffer bytes;
+    std::vector<ElementSpan> elements;
+    size_t mark = 0;
+  };
+  // Lists write straight into their parent's buffer (the length is patched in at end_list); sets write their
+  // elements into their own buffer and sort them at end_set. Buffers are kept across clear() for reuse.
+  struct Frame {
+    FrameKind kind;
+    bool pending_field;
+    uint32_t set;   // Set: index into sets_; List/Root: the buffer written to (kRootBuffer or a set index)
+    size_t header;  // List: position of its 'L' tag in that buffer
+  };
+  static constexpr uint32_t kRootBuffer = UINT32_MAX;
+
+  Buffer& out(const Frame& f) { return f.set == kRootBuffer ? root_ : sets_[f.set].bytes; }
+  /// Points top_/out_ at the innermost frame and the buffer it writes to (after a push or pop).
+  void retarget();
   void value_done();
-  void push_frame(FrameKind kind);
+  void set_element_done(Frame& f);
   void write_constant_header(std::string_view type_tag);
+  void check_complete() const;
 
   Mode mode_;
-  std::vector<Frame> frames_;  // frames_[0] is the root; frames above depth_ are kept for their buffers
-  size_t depth_ = 0;
+  std::vector<Frame> frames_;  // frames_[0] is the root
+  std::vector<SetState> sets_;  // by set nesting depth; kept for their buffers
+  uint32_t open_sets_ = 0;
+  Buffer root_;
+  Frame* top_ = nullptr;  // &frames_.back()
+  Buffer* out_ = nullptr;  // where top_ writes
+  mutable std::string bytes_;
 };
 
 }  // namespace hindsight::sig

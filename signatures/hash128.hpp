@@ -21,9 +21,18 @@
 //   The inputs are a multiset: a self-join of two identical inputs differs from the single input, while the
 //   result is the same for every join order and join algorithm over those inputs and predicates.
 //
+// join_set_signature_of_digests(inputs, predicate_digests) = H(bytes of)
+//     begin("join_set") field("version") i64(SIGNATURE_VERSION)
+//     field("inputs") begin_list() sig(...) for the inputs sorted by (hi, lo), duplicates KEPT end_list()
+//     field("predicate_digests") begin_set() sig(d) for each predicate digest end_set()   (sorted, de-duplicated)
+//   The same join set with each predicate given by a 128-bit digest of its canonical form (H of the form's bytes,
+//   or any other injective-by-hash naming the caller documents) instead of the form itself: no predicate bytes
+//   are copied. The "predicate_digests" key keeps it apart from the form-based variant.
+//
 // The "tree" / "join_set" kinds keep the two kinds of signature in separate domains. Never std::hash, never a
 // hash of serialized protobuf bytes (not canonical).
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,5 +52,9 @@ Signature tree_signature(std::string_view canonical_form, const std::vector<Sign
 
 /// Signature of a tree of inner joins: multiset of input signatures, set of join-predicate canonical forms.
 Signature join_set_signature(std::vector<Signature> inputs, std::vector<std::string> predicate_forms);
+
+/// Signature of a tree of inner joins: multiset of input signatures, set of join-predicate digests (see above).
+/// Allocation-free after the first call on a thread.
+Signature join_set_signature_of_digests(std::span<const Signature> inputs, std::span<const Signature> predicate_digests);
 
 }  // namespace hindsight::sig

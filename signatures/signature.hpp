@@ -12,7 +12,11 @@ namespace hindsight::sig {
 /// Version of the signature encoding (canonical byte format, hash seed, tree / join-set layout). Part of every
 /// tree and join-set signature. Bump it whenever any of those change: stats recorded under another version are
 /// ignored (with one warning) by their consumer, never misused.
-inline constexpr uint32_t SIGNATURE_VERSION = 1;
+///   1: first release.
+///   2: plan signatures name expressions and column lineages by 128-bit digests of their canonical bytes instead
+///      of nesting those bytes (planner/signing/plan_signer.hpp); join sets over predicate digests
+///      (join_set_signature_of_digests). The byte format of CanonicalEncoder is unchanged.
+inline constexpr uint32_t SIGNATURE_VERSION = 2;
 
 /// A 128-bit stable signature. Compared by value; `hi` is the more significant half.
 struct Signature {

@@ -1,8 +1,9 @@
 #include "planner/session/plan_mapping.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <charconv>
+#include <span>
+#include <string_view>
 
 #include "planner/common/error.hpp"
 
@@ -10,17 +11,83 @@ namespace hindsight {
 
 namespace {
 
-/// Output types as a sorted list: join algorithms may put the same columns in another order.
-std::vector<std::string> schema_of(const std::vector<ColumnId>& outputs, const PlanContext& ctx) {
-  std::vector<std::string> types;
-  for (ColumnId c : outputs) types.push_back(ctx.column(c).type.to_string());
-  std::sort(types.begin(), types.end());
-  return types;
+/// Output types as a sorted list (join algorithms may put the same columns in another order), as
+/// the mapper's interned type names: each distinct type is spelled and interned once per mapping,
+/// each column's type looked up once, and an operator's schema is its columns counted per type
+/// and listed in the order of the type names.
+class SchemaLister {
+ public:
+  explicit SchemaLister(const PlanContext& ctx, mapper::PlanMapper& pm) : ctx_(ctx), pm_(pm) {
+    type_of_column_.assign(ctx.column_count(), kUnknown);
+  }
+
+  std::span<const mapper::PlanMapper::TypeNameId> operator()(const std::vector<ColumnId>& outputs) {
+    for (ColumnId c : outputs) {
+      uint8_t k = c < type_of_column_.size() ? type_of_column_[c] : kUnknown;
+      if (k == kUnknown) [[unlikely]] k = known_type(c);
+      ++count_[k];
+    }
+    ids_.clear();
+    for (uint8_t k : by_name_) {
+      for (uint32_t n = count_[k]; n > 0; --n) ids_.push_back(known_[k].id);
+      count_[k] = 0;
+    }
+    return ids_;
+  }
+
+ private:
+  static constexpr uint8_t kUnknown = 0xFF;
+  struct Known {
+    DataType type;
+    std::string name;
+    mapper::PlanMapper::TypeNameId id;
+  };
+
+  /// Index of column c's type in known_.
+  uint8_t known_type(ColumnId c) {
+    if (c >= type_of_column_.size()) type_of_column_.resize(std::max<size_t>(c + 1, ctx_.column_count()), kUnknown);
+    uint8_t& k = type_of_column_[c];
+    if (k == kUnknown) k = known(ctx_.column(c).type);
+    return k;
+  }
+
+  uint8_t known(const DataType& t) {
+    for (size_t i = 0; i < known_.size(); ++i) {
+      const DataType& k = known_[i].type;
+      if (k.id == t.id && k.precision == t.precision && k.scale == t.scale) return static_cast<uint8_t>(i);
+    }
+    if (known_.size() == kUnknown) throw std::length_error("map_query: too many distinct column types");
+    std::string name = t.to_string();
+    mapper::PlanMapper::TypeNameId id = pm_.intern_type_name(name);
+    known_.push_back(Known{t, std::move(name), id});
+    count_.push_back(0);
+    by_name_.push_back(static_cast<uint8_t>(known_.size() - 1));
+    std::sort(by_name_.begin(), by_name_.end(), [&](uint8_t a, uint8_t b) { return known_[a].name < known_[b].name; });
+    return static_cast<uint8_t>(known_.size() - 1);
+  }
+
+  const PlanContext& ctx_;
+  mapper::PlanMapper& pm_;
+  std::vector<Known> known_;
+  std::vector<uint8_t> by_name_;        // indices into known_, in type-name order
+  std::vector<uint32_t> count_;         // per known type: columns of the operator being listed
+  std::vector<uint8_t> type_of_column_;  // per column id: index into known_, or kUnknown
+  std::vector<mapper::PlanMapper::TypeNameId> ids_;
+};
+
+/// "<kind> #<id>", then `suffix`.
+std::string short_label(std::string_view kind, int64_t id, std::string_view suffix = {}) {
+  char digits[24];
+  auto end = std::to_chars(digits, digits + sizeof digits, id).ptr;
+  std::string label;
+  label.reserve(kind.size() + 2 + static_cast<size_t>(end - digits) + suffix.size());
+  label.append(kind).append(" #").append(digits, end).append(suffix);
+  return label;
 }
 
 template <class Op>
 std::string label_of(const Op& op, const char* kind_name, const PlanContext& ctx, bool detailed) {
-  std::string label = fmt::format("{} #{}", kind_name, op.id);
+  std::string label = short_label(kind_name, op.id);
   if (!detailed) return label;
   auto params = op.params(ctx);
   std::string detail;
@@ -33,7 +100,29 @@ std::string label_of(const Op& op, const char* kind_name, const PlanContext& ctx
   return detail.empty() ? label : label + " [" + detail + "]";
 }
 
+template <class Op, class F>
+void pre_order(const Op& op, F& f) {
+  f(op);
+  for (auto& c : op.children) pre_order(*c, f);
+}
+
+template <class Op, class F>
+void post_order(const Op& op, F& f) {
+  for (auto& c : op.children) post_order(*c, f);
+  f(op);
+}
+
 }  // namespace
+
+void NodeEntityMap::insert_or_assign(NodeId id, mapper::EntityId entity) {
+  if (id >= slots_.size()) {
+    size_t old = slots_.size();
+    slots_.resize(id + 1);
+    for (size_t i = old; i < slots_.size(); ++i) slots_[i] = {static_cast<NodeId>(i), kAbsent};
+  }
+  if (slots_[id].second == kAbsent) ++size_;
+  slots_[id].second = entity;
+}
 
 std::optional<mapper::GroupId> QueryMapping::group_of_logical(NodeId id) const {
   auto it = logical.find(id);
@@ -54,66 +143,94 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
   pm.set_strict(settings.mapper_strict);
   PlanSigner& signer = *cq.signer;
   try {
+    // Room for every entity and link up front: operators, their signatures (at most one exact
+    // and one join-set each), AST nodes and the nodes rewrites replaced.
+    size_t operators = 0;
+    NodeId max_logical = 0, max_physical = 0;
+    auto count_logical = [&](const LogicalOperator& op) { ++operators, max_logical = std::max(max_logical, op.id); };
+    auto count_physical = [&](const PhysicalOperator& op) { ++operators, max_physical = std::max(max_physical, op.id); };
+    for (auto& c : cq.ctes) pre_order(*c.logical, count_logical), pre_order(*c.physical, count_physical);
+    pre_order(*cq.logical, count_logical);
+    pre_order(*cq.physical, count_physical);
+    const size_t rewrites = cq.rewrite_links.size(), asts = cq.ast_links.size();
+    pm.reserve(3 * operators + asts + 2 * rewrites, 2 * operators + asts + rewrites + cq.physical_links.size());
+    m->logical.reserve(max_logical + 1);
+    m->physical.reserve(max_physical + 1);
+
     // Entities for every operator of the final plans.
-    std::function<void(const LogicalOperator&)> add_logical = [&](const LogicalOperator& op) {
-      m->logical[op.id] = pm.add(mapper::EntityKind::Logical, label_of(op, logical_kind_name(op.kind), cq.ctx, detailed_labels),
-                                 schema_of(op.outputs, cq.ctx));
-      for (auto& c : op.children) add_logical(*c);
+    SchemaLister schema_of(cq.ctx, pm);
+    // Without details a label is "<kind> #<id>": left to the mapper to spell when someone reads it.
+    auto add_logical = [&](const LogicalOperator& op) {
+      const char* kind = logical_kind_name(op.kind);
+      m->logical.insert_or_assign(
+          op.id, detailed_labels
+                     ? pm.add_with_types(mapper::EntityKind::Logical, label_of(op, kind, cq.ctx, true), schema_of(op.outputs))
+                     : pm.add_numbered(mapper::EntityKind::Logical, kind, op.id, schema_of(op.outputs)));
     };
-    std::function<void(const PhysicalOperator&)> add_physical = [&](const PhysicalOperator& op) {
-      m->physical[op.id] = pm.add(mapper::EntityKind::Physical, label_of(op, physical_op_name(op.kind), cq.ctx, detailed_labels),
-                                  schema_of(op.outputs, cq.ctx));
-      for (auto& c : op.children) add_physical(*c);
+    auto add_physical = [&](const PhysicalOperator& op) {
+      const char* kind = physical_op_name(op.kind);
+      m->physical.insert_or_assign(
+          op.id, detailed_labels
+                     ? pm.add_with_types(mapper::EntityKind::Physical, label_of(op, kind, cq.ctx, true), schema_of(op.outputs))
+                     : pm.add_numbered(mapper::EntityKind::Physical, kind, op.id, schema_of(op.outputs)));
     };
-    for (auto& c : cq.ctes) add_logical(*c.logical);
-    add_logical(*cq.logical);
-    for (auto& c : cq.ctes) add_physical(*c.physical);
-    add_physical(*cq.physical);
+    for (auto& c : cq.ctes) pre_order(*c.logical, add_logical);
+    pre_order(*cq.logical, add_logical);
+    for (auto& c : cq.ctes) pre_order(*c.physical, add_physical);
+    pre_order(*cq.physical, add_physical);
     // Logical nodes that rewrites replaced still name a computation: keep them, schema unknown.
     auto logical_entity = [&](NodeId id) {
       auto it = m->logical.find(id);
       if (it != m->logical.end()) return it->second;
-      return m->logical[id] = pm.add(mapper::EntityKind::Logical, fmt::format("logical #{} (rewritten away)", id));
+      mapper::EntityId e = pm.add_numbered(mapper::EntityKind::Logical, "logical", id, " (rewritten away)");
+      m->logical.insert_or_assign(id, e);
+      return e;
     };
+
+    const mapper::PlanMapper::StageId bind = pm.stage_id("bind"), physical = pm.stage_id("physical"),
+                                      signature = pm.stage_id("signature"), join_set = pm.stage_id("signature:join_set");
 
     // bind: AST node -> logical operator.
     for (auto& l : cq.ast_links) {
       auto it = m->ast.find(l.ast_id);
-      if (it == m->ast.end()) it = m->ast.emplace(l.ast_id, pm.add(mapper::EntityKind::Ast, fmt::format("ast #{}", l.ast_id))).first;
-      pm.link(it->second, logical_entity(l.node), "bind");
+      if (it == m->ast.end()) it = m->ast.emplace(l.ast_id, pm.add_numbered(mapper::EntityKind::Ast, "ast", l.ast_id)).first;
+      pm.link(it->second, logical_entity(l.node), bind);
     }
     // rewrite: replaced -> replacement.
-    for (auto& r : cq.rewrite_links) pm.link(logical_entity(r.before), logical_entity(r.after), "rewrite:" + r.rule);
+    std::string stage;
+    for (auto& r : cq.rewrite_links) {
+      stage.assign("rewrite:").append(r.rule);
+      pm.link(logical_entity(r.before), logical_entity(r.after), stage);
+    }
     // physical: logical -> physical.
     for (auto& p : cq.physical_links)
-      if (m->physical.count(p.physical)) pm.link(logical_entity(p.logical), m->physical.at(p.physical), "physical");
+      if (auto it = m->physical.find(p.physical); it != m->physical.end()) pm.link(logical_entity(p.logical), it->second, physical);
     // signature: every operator -> its exact signature (equal signatures are one entity); inner
     // joins also -> their join-set signature, the same for every join order and algorithm.
-    std::function<void(const LogicalOperator&)> sign_logical = [&](const LogicalOperator& op) {
-      for (auto& c : op.children) sign_logical(*c);
+    auto sign_logical = [&](const LogicalOperator& op) {
       const NodeSignatures& s = signer.sign(op);
-      pm.link(m->logical.at(op.id), pm.signature(s.exact.hex()), "signature");
-      if (s.join_set) pm.link(m->logical.at(op.id), pm.signature(s.join_set->hex(), "join-set " + s.join_set->hex()), "signature:join_set");
+      mapper::EntityId e = m->logical.at(op.id);
+      pm.link(e, pm.signature(s.exact.hi, s.exact.lo), signature);
+      if (s.join_set) pm.link(e, pm.signature(s.join_set->hi, s.join_set->lo, "join-set "), join_set);
     };
-    std::function<void(const PhysicalOperator&)> sign_physical = [&](const PhysicalOperator& op) {
-      for (auto& c : op.children) sign_physical(*c);
-      pm.link(m->physical.at(op.id), pm.signature(signer.sign(op).exact.hex()), "signature");
+    auto sign_physical = [&](const PhysicalOperator& op) {
+      const NodeSignatures& s = signer.sign(op);
+      pm.link(m->physical.at(op.id), pm.signature(s.exact.hi, s.exact.lo), signature);
     };
-    for (auto& c : cq.ctes) sign_logical(*c.logical);
-    sign_logical(*cq.logical);
-    for (auto& c : cq.ctes) sign_physical(*c.physical);
-    sign_physical(*cq.physical);
+    for (auto& c : cq.ctes) post_order(*c.logical, sign_logical);
+    post_order(*cq.logical, sign_logical);
+    for (auto& c : cq.ctes) post_order(*c.physical, sign_physical);
+    post_order(*cq.physical, sign_physical);
 
     // exec: physical -> each executable operator it became; with a run, the rows it produced.
     if (run && run->exec) {
       for (auto& n : run->exec->nodes) {
-        auto e = pm.add(mapper::EntityKind::Exec, fmt::format("{} #{}", n.role, n.exec_id));
+        auto e = pm.add(mapper::EntityKind::Exec, short_label(n.role, n.exec_id));
         m->exec[n.exec_id] = e;
-        if (m->physical.count(n.physical_id)) pm.link(m->physical.at(n.physical_id), e, "exec");
+        if (auto it = m->physical.find(n.physical_id); it != m->physical.end()) pm.link(it->second, e, "exec");
       }
       // The output operator of each physical node carries its row count.
-      std::function<void(const PhysicalOperator&)> attach = [&](const PhysicalOperator& op) {
-        for (auto& c : op.children) attach(*c);
+      auto attach = [&](const PhysicalOperator& op) {
         auto ids = run->exec->exec_ids_of.find(op.id);
         if (ids == run->exec->exec_ids_of.end()) return;
         int out_id = op.kind == PhysicalOpKind::Exchange ? ids->second[0] : ids->second.back();
@@ -122,8 +239,8 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
         uint64_t rows = op.kind == PhysicalOpKind::Exchange ? st->second.rows_in : st->second.rows_out;
         pm.attach_stats(m->exec.at(out_id), {static_cast<double>(rows), st->second.complete, "observed"});
       };
-      for (auto& c : cq.ctes) attach(*c.physical);
-      attach(*cq.physical);
+      for (auto& c : cq.ctes) post_order(*c.physical, attach);
+      post_order(*cq.physical, attach);
     }
   } catch (const mapper::MapperConflict& e) {
     throw Error(ErrorCode::INTERNAL, std::string("mapper conflict (mapper_strict): ") + e.what());

@@ -1,6 +1,9 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "mapper/plan_mapper.hpp"
 #include "planner/session/query_pipeline.hpp"
@@ -8,13 +11,64 @@
 
 namespace hindsight {
 
+/// Node id -> mapper entity, stored densely by id (node ids are small and dense within a query):
+/// the std::map lookups (count, at, find/end, ascending iteration over {id, entity} pairs)
+/// without a tree node per entry.
+class NodeEntityMap {
+ public:
+  using value_type = std::pair<NodeId, mapper::EntityId>;
+
+  class const_iterator {
+   public:
+    const value_type& operator*() const { return *p_; }
+    const value_type* operator->() const { return p_; }
+    const_iterator& operator++() {
+      ++p_;
+      skip();
+      return *this;
+    }
+    bool operator==(const const_iterator& o) const { return p_ == o.p_; }
+
+   private:
+    friend class NodeEntityMap;
+    const_iterator(const value_type* p, const value_type* end) : p_(p), end_(end) { skip(); }
+    void skip() {
+      while (p_ != end_ && p_->second == kAbsent) ++p_;
+    }
+    const value_type* p_;
+    const value_type* end_;
+  };
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  size_t count(NodeId id) const { return id < slots_.size() && slots_[id].second != kAbsent; }
+  const_iterator find(NodeId id) const { return count(id) ? const_iterator(&slots_[id], data_end()) : end(); }
+  mapper::EntityId at(NodeId id) const {
+    if (!count(id)) throw std::out_of_range("NodeEntityMap::at: node not mapped");
+    return slots_[id].second;
+  }
+  const_iterator begin() const { return const_iterator(slots_.data(), data_end()); }
+  const_iterator end() const { return const_iterator(data_end(), data_end()); }
+
+  /// Maps `id` to `entity` (replacing any previous entity).
+  void insert_or_assign(NodeId id, mapper::EntityId entity);
+  /// Pre-allocates room for node ids below `n`.
+  void reserve(size_t n) { slots_.reserve(n); }
+
+ private:
+  static constexpr mapper::EntityId kAbsent = UINT32_MAX;
+  const value_type* data_end() const { return slots_.data() + slots_.size(); }
+  std::vector<value_type> slots_;  // slots_[id] = {id, entity or kAbsent}
+  size_t size_ = 0;
+};
+
 /// The equivalence groups of one compiled query: AST nodes, logical operators (and those rewrites
 /// replaced), physical operators, executable operators and signatures, linked stage by stage
 /// (bind, rewrite:<rule>, physical, exec, signature). With a run, the rows each operator
 /// produced are attached as stats records (cut-short operators as lower bounds).
 struct QueryMapping {
   mapper::PlanMapper mapper;
-  std::map<NodeId, mapper::EntityId> logical, physical;
+  NodeEntityMap logical, physical;
   std::map<int, mapper::EntityId> ast, exec;
 
   std::optional<mapper::GroupId> group_of_logical(NodeId id) const;

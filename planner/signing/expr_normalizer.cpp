@@ -64,12 +64,32 @@ void normalize(ExprPtr& e) {
 
 }  // namespace
 
-ExprPtr normalize_for_signature(const Expr& in) {
-  ExprPtr e = in.clone();
+ExprPtr normalize_for_signature(const Expr& in) { return normalize_for_signature(in.clone()); }
+
+ExprPtr normalize_for_signature(ExprPtr e) {
   fold_constants(e);
   normalize(e);
   fold_constants(e);
   return e;
+}
+
+bool is_normalized_for_signature(const Expr& e) {
+  if (e.kind == ExprKind::ColumnRef || e.kind == ExprKind::Constant) return true;
+  // AND/OR may flatten, absorb or fold away boolean constants: always take the full path.
+  if (e.kind == ExprKind::And || e.kind == ExprKind::Or) return false;
+  if (e.kind == ExprKind::InList && e.children.size() == 2) return false;  // becomes = / <>
+  if (e.kind == ExprKind::Call) {
+    if (e.op == ScalarOp::Gt || e.op == ScalarOp::Ge) return false;  // turned to < / <=
+    bool cmp = e.op == ScalarOp::Lt || e.op == ScalarOp::Le;
+    if (cmp && e.children.size() == 2 && e.children[0]->is_constant() && !e.children[1]->is_constant()) return false;
+  }
+  // fold_constants evaluates every other node whose children are all constants (vacuously: none).
+  bool any_non_constant = false;
+  for (auto& c : e.children) {
+    if (!c->is_constant()) any_non_constant = true;
+    if (!is_normalized_for_signature(*c)) return false;
+  }
+  return any_non_constant;
 }
 
 }  // namespace hindsight

@@ -11,4 +11,12 @@ namespace hindsight {
 /// to the encoder, which writes them as sorted sets.
 ExprPtr normalize_for_signature(const Expr& e);
 
+/// The same, for an expression the caller owns: normalized in place, no copy.
+ExprPtr normalize_for_signature(ExprPtr e);
+
+/// True if normalize_for_signature(e) would return a structurally identical copy of `e` (nothing
+/// to fold, flip, flatten or absorb), so signing may read `e` itself and skip the copy. Conservative:
+/// false means "maybe not" (AND/OR are never reported as normal).
+bool is_normalized_for_signature(const Expr& e);
+
 }  // namespace hindsight

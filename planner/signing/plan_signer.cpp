@@ -1,6 +1,7 @@
 #include "planner/signing/plan_signer.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 #include "planner/signing/expr_normalizer.hpp"
 #include "signatures/canonical_encoder.hpp"
@@ -9,6 +10,9 @@
 namespace hindsight {
 
 namespace {
+
+using sig::CanonicalEncoder;
+using sig::Signature;
 
 /// Placeholder type tags are coarse (DECIMAL, not DECIMAL(3,2)) so recurring queries with new
 /// literals of another width still share a template.
@@ -26,196 +30,469 @@ const char* type_tag(const DataType& t) {
   return "?";
 }
 
+/// The full SQL type ("BIGINT", "DECIMAL(15,2)") without allocating: written into `buf`.
+std::string_view type_text(const DataType& t, char (&buf)[32]) {
+  const char* name = "?";
+  switch (t.id) {
+    case TypeId::Null: name = "NULL"; break;
+    case TypeId::Boolean: name = "BOOLEAN"; break;
+    case TypeId::Integer: name = "INTEGER"; break;
+    case TypeId::BigInt: name = "BIGINT"; break;
+    case TypeId::Double: name = "DOUBLE"; break;
+    case TypeId::Decimal: name = "DECIMAL"; break;
+    case TypeId::Varchar: name = "VARCHAR"; break;
+    case TypeId::Date: name = "DATE"; break;
+  }
+  if (t.id != TypeId::Decimal) return name;
+  char* p = std::copy_n("DECIMAL(", 8, buf);
+  p = std::to_chars(p, buf + sizeof buf, static_cast<int>(t.precision)).ptr;
+  *p++ = ',';
+  p = std::to_chars(p, buf + sizeof buf, static_cast<int>(t.scale)).ptr;
+  *p++ = ')';
+  return std::string_view(buf, static_cast<size_t>(p - buf));
+}
+
 bool commutative(ScalarOp op) { return op == ScalarOp::Add || op == ScalarOp::Mul || op == ScalarOp::Eq || op == ScalarOp::Ne; }
+
+const char* expr_kind_name(ExprKind k) {
+  static const char* names[] = {"ref", "const", "call", "case", "cast", "in", "like", "is_null", "not", "and", "or"};
+  return names[static_cast<int>(k)];
+}
+
+/// Writes the canonical bytes of one expression node whose children are already digested
+/// (`kids`, in the encoder's mode). `e` supplies the node's own fields; `kind` may differ from
+/// e.kind only for the implicit AND of a conjunct list (then `e` is unused).
+template <class KidDigest>
+void write_expr_node(CanonicalEncoder& enc, ExprKind kind, const Expr* e, size_t n, const KidDigest& kid,
+                     const Signature& ref_lineage) {
+  char buf[32];
+  switch (kind) {
+    case ExprKind::ColumnRef: enc.begin("ref").sig(ref_lineage); break;
+    case ExprKind::Constant: {
+      const Value& v = e->value;
+      const char* tag = type_tag(e->type);
+      if (v.is_null) enc.constant_null(tag);
+      else if (e->type.physical() == PhysicalKind::Double) enc.constant_f64(tag, v.d);
+      else if (e->type.physical() == PhysicalKind::String) enc.constant_str(tag, v.s);
+      // DECIMAL constants are encoded by value, not by scaled integer: 0.5 and 0.50 are equal.
+      else if (e->type.id == TypeId::Decimal) enc.constant_f64(tag, v.as_double());
+      else enc.constant_i64(tag, v.i);
+      break;
+    }
+    case ExprKind::Call:
+      enc.begin("call").str(scalar_op_name(e->op)).str(type_text(e->type, buf)).begin_list();
+      if (commutative(e->op) && n == 2) {
+        Signature a = kid(0), b = kid(1);
+        if (b < a) std::swap(a, b);
+        enc.sig(a).sig(b);
+      } else {
+        for (size_t i = 0; i < n; ++i) enc.sig(kid(i));
+      }
+      enc.end_list();
+      break;
+    case ExprKind::And:
+    case ExprKind::Or:
+      enc.begin(kind == ExprKind::And ? "and" : "or").begin_set();
+      for (size_t i = 0; i < n; ++i) enc.sig(kid(i));
+      enc.end_set();
+      break;
+    case ExprKind::InList:
+      enc.begin(e->negated ? "not_in" : "in").sig(kid(0)).begin_set();
+      for (size_t i = 1; i < n; ++i) enc.sig(kid(i));
+      enc.end_set();
+      break;
+    default:
+      enc.begin(expr_kind_name(kind)).boolean(e->negated).boolean(e->has_else).str(type_text(e->type, buf)).begin_list();
+      for (size_t i = 0; i < n; ++i) enc.sig(kid(i));
+      enc.end_list();
+  }
+}
+
+bool inner_join(const LogicalOperator& o) {
+  return o.kind == LogicalKind::Join && o.as<LogicalJoin>().type == LogicalJoinType::Inner;
+}
 
 }  // namespace
 
-/// Writes parameters as canonical bytes; expressions normalized and encoded by lineage.
+struct PlanSigner::Scratch {
+  CanonicalEncoder form;                                            // node forms (no constants: mode unused)
+  CanonicalEncoder expr_exact{CanonicalEncoder::Mode::Exact};
+  CanonicalEncoder expr_templ{CanonicalEncoder::Mode::Template};
+  CanonicalEncoder aux;                                             // output lineages, aggregate outputs
+  CanonicalEncoder lineage;                                         // base / unknown column lineages
+  std::vector<Digests> digest_stack;  // children digests of the expression nodes being digested
+  std::vector<Digests> tape;          // digests written into the exact form, replayed for the template form
+  std::vector<Signature> exact_children, templ_children;
+  std::string kind;
+};
+
+PlanSigner::Scratch& PlanSigner::scratch() {
+  thread_local Scratch s;
+  return s;
+}
+
+/// Writes an operator's parameters into its form. Record mode writes the exact form: expressions
+/// are normalized and digested (both digests at once), and every digest written is kept on the
+/// tape; replay mode writes the template form from the tape without computing anything again.
+/// Node parameters hold no constants themselves (they are inside expression digests), so when no
+/// recorded digest differs between exact and template, the template form is the exact form.
 class SignatureParamWriter : public ParamWriter {
  public:
-  SignatureParamWriter(PlanSigner& s, sig::CanonicalEncoder& enc, bool templ) : s_(s), enc_(enc), templ_(templ) {}
+  SignatureParamWriter(PlanSigner& s, CanonicalEncoder& enc, bool replay) : s_(s), enc_(enc), replay_(replay) {}
+
+  /// Record mode: true if the template form differs from the exact one.
+  bool differs() const { return differs_; }
+
   void text(std::string_view key, std::string_view value) override { enc_.field(key).str(value); }
   void number(std::string_view key, int64_t value) override { enc_.field(key).i64(value); }
   void conjuncts(std::string_view key, const std::vector<ExprPtr>& conj) override {
-    // The conjunction is normalized as one expression (absorption works across conjuncts).
     enc_.field(key);
     if (conj.empty()) {
       enc_.boolean(true);
       return;
     }
-    ExprPtr all = make_conjunction(conj);
-    enc_.str(s_.encode_expr(*all, templ_));
+    enc_.sig(pick(take([&] { return s_.conjunction_digests(conj); })));
   }
   void exprs(std::string_view key, const std::vector<ExprPtr>& list) override {
     enc_.field(key).begin_list();
-    for (auto& e : list) enc_.str(s_.encode_expr(*e, templ_));
+    if (!replay_) {
+      s_.last_exprs_src_ = &list;
+      s_.last_exprs_.clear();
+    }
+    for (auto& e : list) {
+      PlanSigner::Digests d = take([&] { return s_.normalized_expr_digests(*e); });
+      if (!replay_) s_.last_exprs_.push_back(d);
+      enc_.sig(pick(d));
+    }
     enc_.end_list();
   }
   void columns(std::string_view key, const std::vector<ColumnId>& ids, bool ordered) override {
     enc_.field(key);
-    ordered ? enc_.begin_list() : enc_.begin_set();
-    for (ColumnId c : ids) enc_.str(s_.lineage(c, templ_));
-    ordered ? enc_.end_list() : enc_.end_set();
+    if (ordered) enc_.begin_list();
+    else enc_.begin_set();
+    for (ColumnId c : ids) enc_.sig(pick(lineage(c)));
+    if (ordered) enc_.end_list();
+    else enc_.end_set();
   }
   void sort_keys(std::string_view key, const std::vector<SortKeyRef>& keys) override {
     enc_.field(key).begin_list();
-    for (auto& k : keys) enc_.begin_list().str(s_.lineage(k.column, templ_)).boolean(k.ascending).boolean(k.nulls_first).end_list();
+    for (auto& k : keys) enc_.begin_list().sig(pick(lineage(k.column))).boolean(k.ascending).boolean(k.nulls_first).end_list();
     enc_.end_list();
   }
   void aggregates(std::string_view key, const std::vector<AggregateCall>& aggs) override {
     enc_.field(key).begin_list();
-    for (auto& a : aggs) {
-      enc_.begin_list().str(agg_kind_name(a.kind)).boolean(a.distinct);
-      if (a.arg == kInvalidColumn) enc_.null();
-      else enc_.str(s_.lineage(a.arg, templ_));
-      enc_.end_list();
-    }
+    for (auto& a : aggs) aggregate(a);
     enc_.end_list();
   }
   void key_pairs(std::string_view key, const std::vector<ColumnId>& left, const std::vector<ColumnId>& right) override {
     enc_.field(key).begin_set();
     for (size_t i = 0; i < left.size(); ++i) {
-      std::string a = s_.lineage(left[i], templ_), b = s_.lineage(right[i], templ_);
+      Signature a = pick(lineage(left[i]));
+      Signature b = pick(lineage(right[i]));
       if (b < a) std::swap(a, b);
-      enc_.begin_list().str(a).str(b).end_list();
+      enc_.begin_list().sig(a).sig(b).end_list();
     }
     enc_.end_set();
   }
   void display(std::string_view, std::string_view) override {}
 
+  /// One aggregate call as a list: kind, distinct, argument lineage (null for COUNT(*)).
+  void aggregate(const AggregateCall& a) {
+    enc_.begin_list().str(agg_kind_name(a.kind)).boolean(a.distinct);
+    if (a.arg == kInvalidColumn) enc_.null();
+    else enc_.sig(pick(lineage(a.arg)));
+    enc_.end_list();
+  }
+
  private:
+  template <class Compute>
+  PlanSigner::Digests take(Compute compute) {
+    std::vector<PlanSigner::Digests>& tape = s_.sc_->tape;
+    if (replay_) return tape[pos_++];
+    PlanSigner::Digests d = compute();
+    differs_ = differs_ || d.exact != d.templ;
+    tape.push_back(d);
+    return d;
+  }
+  PlanSigner::Digests lineage(ColumnId c) {
+    return take([&] { return s_.lineage_digests(c); });
+  }
+  Signature pick(const PlanSigner::Digests& d) const { return replay_ ? d.templ : d.exact; }
+
   PlanSigner& s_;
-  sig::CanonicalEncoder& enc_;
-  bool templ_;
+  CanonicalEncoder& enc_;
+  const bool replay_;
+  bool differs_ = false;
+  size_t pos_ = 0;
 };
 
-void PlanSigner::set_cte(int index, const LogicalOperator& root) { ctes_[index] = &root; }
+PlanSigner::PlanSigner(const PlanContext& ctx) : ctx_(ctx) {
+  lineage_.reserve(64);
+  join_inputs_.reserve(64);
+  join_preds_.reserve(64);
+}
+
+PlanSigner::~PlanSigner() = default;
+
+PlanSigner::Slot& PlanSigner::SlotTable::get(NodeId id) {
+  if (id >= index_.size()) index_.resize(std::max<size_t>(id + 1, 2 * index_.size()), 0);
+  uint32_t& k = index_[id];
+  if (k == 0) {
+    if (count_ == chunks_.size() * kChunk) chunks_.push_back(std::make_unique<Slot[]>(kChunk));
+    k = ++count_;
+  }
+  return *at(k - 1);
+}
+
+void PlanSigner::set_cte(int index, const LogicalOperator& root) {
+  if (index < 0) return;
+  if (static_cast<size_t>(index) >= ctes_.size()) ctes_.resize(static_cast<size_t>(index) + 1, nullptr);
+  ctes_[static_cast<size_t>(index)] = &root;
+}
 
 void PlanSigner::forget(NodeId id) {
-  join_parts_.erase(id);
-  logical_.erase(id);
-  physical_.erase(id);
+  if (id < join_parts_.size()) join_parts_[id].valid = false;
+  if (Slot* s = logical_.find(id)) s->valid = false;
+  if (Slot* s = physical_.find(id)) s->valid = false;
 }
 
-const std::string& PlanSigner::lineage(ColumnId id, bool templ) {
-  auto it = lineage_.find(id);
-  if (it == lineage_.end()) {
+sig::Signature PlanSigner::lineage(ColumnId id, bool templ) {
+  sc_ = &scratch();
+  const Digests& d = lineage_digests(id);
+  return templ ? d.templ : d.exact;
+}
+
+const PlanSigner::Digests& PlanSigner::lineage_digests(ColumnId id) {
+  LineageSlot& slot = lineage_slot(id);
+  if (!slot.known) {
     // Columns not produced by a signed node (base columns, or outer references) sign by their origin.
     const ColumnInfo& c = ctx_.column(id);
-    sig::CanonicalEncoder enc;
+    CanonicalEncoder& enc = sc_->lineage;
+    enc.clear();
     if (!c.base_table.empty()) enc.begin("column").str(c.base_table).str(c.base_column);
     else enc.begin("unknown_column").str(c.name).str(c.type.to_string());
-    it = lineage_.emplace(id, Lineage{enc.bytes(), enc.bytes()}).first;
+    Signature h = sig::hash128(enc.view());
+    slot.d = Digests{h, h};
+    slot.known = true;
   }
-  return templ ? it->second.templ : it->second.exact;
+  return slot.d;
 }
 
-std::string PlanSigner::encode_expr(const Expr& e, bool templ) {
-  ExprPtr n = normalize_for_signature(e);
-  std::string out;
-  encode_expr_into(*n, templ, out);
+void PlanSigner::define(ColumnId id, const Digests& d) {
+  lineage_slot(id) = LineageSlot{d, {}, true, false};
+}
+
+PlanSigner::LineageSlot& PlanSigner::lineage_slot(ColumnId id) {
+  if (id >= lineage_index_.size()) lineage_index_.resize(std::max<size_t>(id + 1, ctx_.column_count()), 0);
+  uint32_t& index = lineage_index_[id];
+  if (index == 0) {
+    lineage_.emplace_back();
+    index = static_cast<uint32_t>(lineage_.size());
+  }
+  return lineage_[index - 1];
+}
+
+PlanSigner::Digests PlanSigner::expr_digests(const Expr& e) {
+  std::vector<Digests>& stack = sc_->digest_stack;
+  const size_t base = stack.size();
+  const size_t n = e.children.size();
+  bool same = e.kind != ExprKind::Constant;  // exact and template bytes can only differ at a constant
+  for (auto& c : e.children) {
+    Digests d = expr_digests(*c);
+    same = same && d.exact == d.templ;
+    stack.push_back(d);
+  }
+  Digests ref{};
+  if (e.kind == ExprKind::ColumnRef && n == 0) {
+    // A reference digests the same every time: once per column.
+    lineage_digests(e.column_id);
+    LineageSlot& slot = lineage_slot(e.column_id);
+    if (slot.ref_known) return slot.ref;
+    const Digests lin = slot.d;
+    CanonicalEncoder& ex = sc_->expr_exact;
+    ex.clear();
+    ex.begin("ref").sig(lin.exact);
+    Digests out;
+    out.exact = sig::hash128(ex.view());
+    if (lin.templ == lin.exact) {
+      out.templ = out.exact;
+    } else {
+      ex.clear();
+      ex.begin("ref").sig(lin.templ);
+      out.templ = sig::hash128(ex.view());
+    }
+    LineageSlot& again = lineage_slot(e.column_id);
+    again.ref = out;
+    again.ref_known = true;
+    return out;
+  }
+  if (e.kind == ExprKind::ColumnRef) {
+    ref = lineage_digests(e.column_id);
+    same = same && ref.exact == ref.templ;
+  }
+  Digests out;
+  CanonicalEncoder& ex = sc_->expr_exact;
+  ex.clear();
+  write_expr_node(ex, e.kind, &e, n, [&](size_t i) { return stack[base + i].exact; }, ref.exact);
+  out.exact = sig::hash128(ex.view());
+  if (same) {
+    out.templ = out.exact;  // identical bytes in template mode: no second pass
+  } else {
+    CanonicalEncoder& tp = sc_->expr_templ;
+    tp.clear();
+    write_expr_node(tp, e.kind, &e, n, [&](size_t i) { return stack[base + i].templ; }, ref.templ);
+    out.templ = sig::hash128(tp.view());
+  }
+  stack.resize(base);
   return out;
 }
 
-void PlanSigner::encode_expr_into(const Expr& e, bool templ, std::string& out) {
-  sig::CanonicalEncoder enc(templ ? sig::CanonicalEncoder::Mode::Template : sig::CanonicalEncoder::Mode::Exact);
-  auto child = [&](const Expr& c) {
-    std::string b;
-    encode_expr_into(c, templ, b);
-    return b;
-  };
-  switch (e.kind) {
-    case ExprKind::ColumnRef: enc.begin("ref").str(lineage(e.column_id, templ)); break;
-    case ExprKind::Constant: {
-      const Value& v = e.value;
-      const char* tag = type_tag(e.type);
-      if (v.is_null) enc.constant_null(tag);
-      else if (e.type.physical() == PhysicalKind::Double) enc.constant_f64(tag, v.d);
-      else if (e.type.physical() == PhysicalKind::String) enc.constant_str(tag, v.s);
-      // DECIMAL constants are encoded by value, not by scaled integer: 0.5 and 0.50 are equal.
-      else if (e.type.id == TypeId::Decimal) enc.constant_f64(tag, v.as_double());
-      else enc.constant_i64(tag, v.i);
-      break;
-    }
-    case ExprKind::Call: {
-      enc.begin("call").str(scalar_op_name(e.op)).str(e.type.to_string());
-      if (commutative(e.op) && e.children.size() == 2) {
-        std::string a = child(*e.children[0]), b = child(*e.children[1]);
-        if (b < a) std::swap(a, b);
-        enc.begin_list().str(a).str(b).end_list();
-      } else {
-        enc.begin_list();
-        for (auto& c : e.children) enc.str(child(*c));
-        enc.end_list();
-      }
-      break;
-    }
-    case ExprKind::And:
-    case ExprKind::Or:
-      enc.begin(e.kind == ExprKind::And ? "and" : "or").begin_set();
-      for (auto& c : e.children) enc.str(child(*c));
-      enc.end_set();
-      break;
-    case ExprKind::InList:
-      enc.begin(e.negated ? "not_in" : "in").str(child(*e.children[0])).begin_set();
-      for (size_t i = 1; i < e.children.size(); ++i) enc.str(child(*e.children[i]));
-      enc.end_set();
-      break;
-    default: {
-      static const char* names[] = {"ref", "const", "call", "case", "cast", "in", "like", "is_null", "not", "and", "or"};
-      enc.begin(names[static_cast<int>(e.kind)]).boolean(e.negated).boolean(e.has_else).str(e.type.to_string()).begin_list();
-      for (auto& c : e.children) enc.str(child(*c));
-      enc.end_list();
-    }
+PlanSigner::Digests PlanSigner::normalized_expr_digests(const Expr& e) {
+  if (is_normalized_for_signature(e)) return expr_digests(e);
+  ExprPtr n = normalize_for_signature(e);
+  return expr_digests(*n);
+}
+
+PlanSigner::Digests PlanSigner::conjunction_digests(const std::vector<ExprPtr>& conj) {
+  // The conjunction is normalized as one expression (absorption works across conjuncts).
+  last_conj_src_ = &conj;
+  last_conj_.reset();
+  last_conj_parts_.clear();
+  bool normal = true;
+  for (auto& c : conj) normal = normal && !c->is_constant() && is_normalized_for_signature(*c);
+  if (normal && conj.size() == 1) {
+    Digests d = expr_digests(*conj[0]);
+    last_conj_parts_.push_back(d.exact);
+    return d;
   }
-  out = enc.bytes();
+  if (normal) {
+    // AND of normalized operands that are neither constants nor AND/OR: normalizing would give
+    // back the same AND; digest it without building it.
+    std::vector<Digests>& stack = sc_->digest_stack;
+    const size_t base = stack.size();
+    bool same = true;
+    for (auto& c : conj) {
+      Digests d = expr_digests(*c);
+      same = same && d.exact == d.templ;
+      stack.push_back(d);
+      last_conj_parts_.push_back(d.exact);
+    }
+    Digests out;
+    CanonicalEncoder& ex = sc_->expr_exact;
+    ex.clear();
+    write_expr_node(ex, ExprKind::And, nullptr, conj.size(), [&](size_t i) { return stack[base + i].exact; }, Signature{});
+    out.exact = sig::hash128(ex.view());
+    if (same) {
+      out.templ = out.exact;
+    } else {
+      CanonicalEncoder& tp = sc_->expr_templ;
+      tp.clear();
+      write_expr_node(tp, ExprKind::And, nullptr, conj.size(), [&](size_t i) { return stack[base + i].templ; }, Signature{});
+      out.templ = sig::hash128(tp.view());
+    }
+    stack.resize(base);
+    return out;
+  }
+  last_conj_ = normalize_for_signature(make_conjunction(conj));
+  return expr_digests(*last_conj_);
 }
 
-std::string PlanSigner::canonical_form(const char* kind, const std::function<void(ParamWriter&)>& write, bool templ) {
-  sig::CanonicalEncoder enc(templ ? sig::CanonicalEncoder::Mode::Template : sig::CanonicalEncoder::Mode::Exact);
-  enc.begin(kind);
-  SignatureParamWriter w(*this, enc, templ);
-  write(w);
-  return enc.bytes();
+void PlanSigner::split_predicate_digests(const Expr& e, std::vector<Signature>& out) {
+  if (e.kind == ExprKind::And) {
+    for (auto& c : e.children) split_predicate_digests(*c, out);
+    return;
+  }
+  out.push_back(expr_digests(e).exact);
 }
 
-void PlanSigner::define_outputs(const LogicalOperator& op) {
-  auto define = [&](ColumnId id, std::string exact, std::string templ) {
-    lineage_[id] = Lineage{std::move(exact), std::move(templ)};
+template <class Op>
+void PlanSigner::sign_form(const Op& op, std::string_view kind, NodeSignatures& out) {
+  Scratch& sc = *sc_;
+  last_conj_src_ = nullptr;
+  last_exprs_src_ = nullptr;
+  sc.tape.clear();
+  sc.form.clear();
+  sc.form.begin(kind);
+  SignatureParamWriter record(*this, sc.form, false);
+  op.write_params(record);
+  out.exact = sig::tree_signature(sc.form.view(), sc.exact_children);
+  if (!record.differs()) {
+    // Same form bytes in both modes: only the children can make the template signature differ.
+    out.templ = sc.exact_children == sc.templ_children ? out.exact : sig::tree_signature(sc.form.view(), sc.templ_children);
+    return;
+  }
+  sc.form.clear();
+  sc.form.begin(kind);
+  SignatureParamWriter replay(*this, sc.form, true);
+  op.write_params(replay);
+  out.templ = sig::tree_signature(sc.form.view(), sc.templ_children);
+}
+
+PlanSigner::Digests PlanSigner::aggregate_output_digests(const LogicalAggregate& a, size_t i) {
+  Scratch& sc = *sc_;
+  auto write = [&](SignatureParamWriter& w) {
+    sc.aux.clear();
+    sc.aux.begin("aggregate_output");
+    w.columns("groups", a.groups, false);
+    sc.aux.field("aggregate").begin_list();
+    w.aggregate(a.aggs[i]);
+    sc.aux.end_list();
   };
+  sc.tape.clear();
+  SignatureParamWriter record(*this, sc.aux, false);
+  write(record);
+  Digests d;
+  d.exact = sig::hash128(sc.aux.view());
+  if (!record.differs()) {
+    d.templ = d.exact;
+  } else {
+    SignatureParamWriter replay(*this, sc.aux, true);
+    write(replay);
+    d.templ = sig::hash128(sc.aux.view());
+  }
+  return d;
+}
+
+PlanSigner::Digests PlanSigner::output_digests(std::string_view kind, const NodeSignatures& producer, size_t i) {
+  CanonicalEncoder& enc = sc_->aux;
+  Digests d;
+  enc.clear();
+  enc.begin(kind).sig(producer.exact).i64(static_cast<int64_t>(i));
+  d.exact = sig::hash128(enc.view());
+  if (producer.templ == producer.exact) {
+    d.templ = d.exact;
+  } else {
+    enc.clear();
+    enc.begin(kind).sig(producer.templ).i64(static_cast<int64_t>(i));
+    d.templ = sig::hash128(enc.view());
+  }
+  return d;
+}
+
+void PlanSigner::define_outputs(const LogicalOperator& op, const NodeSignatures& s) {
   switch (op.kind) {
     case LogicalKind::Project: {
       auto& p = op.as<LogicalProject>();
+      const bool cached = last_exprs_src_ == &p.exprs && last_exprs_.size() == p.exprs.size();
       for (size_t i = 0; i < p.exprs.size(); ++i)
         if (!(p.exprs[i]->kind == ExprKind::ColumnRef && p.exprs[i]->column_id == p.outputs[i]))
-          define(p.outputs[i], encode_expr(*p.exprs[i], false), encode_expr(*p.exprs[i], true));
+          define(p.outputs[i], cached ? last_exprs_[i] : normalized_expr_digests(*p.exprs[i]));
       break;
     }
     case LogicalKind::Aggregate: {
       auto& a = op.as<LogicalAggregate>();
-      for (size_t i = 0; i < a.aggs.size(); ++i) {
-        std::string e = canonical_form("aggregate_output", [&](ParamWriter& w) {
-          w.columns("groups", a.groups, false);
-          w.aggregates("aggregate", {a.aggs[i]});
-        }, false);
-        std::string t = canonical_form("aggregate_output", [&](ParamWriter& w) {
-          w.columns("groups", a.groups, false);
-          w.aggregates("aggregate", {a.aggs[i]});
-        }, true);
-        define(a.outputs[a.groups.size() + i], e, t);
-      }
+      for (size_t i = 0; i < a.aggs.size(); ++i) define(a.outputs[a.groups.size() + i], aggregate_output_digests(a, i));
       break;
     }
     case LogicalKind::UnionAll:
-      for (size_t i = 0; i < op.outputs.size(); ++i) {
-        const NodeSignatures& s = logical_.at(op.id);
-        define(op.outputs[i], "union:" + s.exact.hex() + ":" + std::to_string(i), "union:" + s.templ.hex() + ":" + std::to_string(i));
-      }
+      for (size_t i = 0; i < op.outputs.size(); ++i) define(op.outputs[i], output_digests("union_output", s, i));
       break;
     case LogicalKind::CteRef: {
       auto& r = op.as<LogicalCteRef>();
-      for (size_t i = 0; i < r.outputs.size(); ++i)
-        define(r.outputs[i], lineage(r.producer_columns[i], false), lineage(r.producer_columns[i], true));
+      for (size_t i = 0; i < r.outputs.size(); ++i) {
+        Digests d = lineage_digests(r.producer_columns[i]);
+        define(r.outputs[i], d);
+      }
       break;
     }
     default: break;
@@ -223,83 +500,126 @@ void PlanSigner::define_outputs(const LogicalOperator& op) {
 }
 
 const NodeSignatures& PlanSigner::sign(const LogicalOperator& op) {
-  if (auto it = logical_.find(op.id); it != logical_.end()) return it->second;
-  std::vector<sig::Signature> exact_children, templ_children;
-  for (auto& c : op.children) {
-    const NodeSignatures& cs = sign(*c);
-    exact_children.push_back(cs.exact);
-    templ_children.push_back(cs.templ);
-  }
+  if (Slot* s = logical_.find(op.id); s && s->valid) return s->sigs;
+  for (auto& c : op.children) sign(*c);
+  const LogicalOperator* producer = nullptr;
   if (op.kind == LogicalKind::CteRef) {
     // A reference signs as reading the producer's rows.
-    auto it = ctes_.find(op.as<LogicalCteRef>().cte_index);
-    if (it != ctes_.end()) {
-      const NodeSignatures& ps = sign(*it->second);
-      exact_children.push_back(ps.exact);
-      templ_children.push_back(ps.templ);
+    size_t i = static_cast<size_t>(op.as<LogicalCteRef>().cte_index);
+    if (i < ctes_.size() && ctes_[i]) {
+      producer = ctes_[i];
+      sign(*producer);
     }
   }
-  auto write = [&](ParamWriter& w) { op.write_params(w); };
-  NodeSignatures s;
-  s.exact = sig::tree_signature(canonical_form(logical_kind_name(op.kind), write, false), exact_children);
-  s.templ = sig::tree_signature(canonical_form(logical_kind_name(op.kind), write, true), templ_children);
-  logical_[op.id] = s;
-  logical_[op.id].join_set = join_set(op);
-  define_outputs(op);
-  return logical_.at(op.id);
+  sc_ = &scratch();
+  // Every input is signed (cached now): collect their signatures without recursing.
+  Scratch& sc = *sc_;
+  sc.exact_children.clear();
+  sc.templ_children.clear();
+  for (auto& c : op.children) {
+    const NodeSignatures& cs = logical_.find(c->id)->sigs;
+    sc.exact_children.push_back(cs.exact);
+    sc.templ_children.push_back(cs.templ);
+  }
+  if (producer) {
+    const NodeSignatures& ps = logical_.find(producer->id)->sigs;
+    sc.exact_children.push_back(ps.exact);
+    sc.templ_children.push_back(ps.templ);
+  }
+  Slot& slot = logical_.get(op.id);
+  sign_form(op, logical_kind_name(op.kind), slot.sigs);
+  slot.sigs.join_set = join_set(op);
+  slot.valid = true;
+  define_outputs(op, slot.sigs);
+  last_conj_.reset();
+  return slot.sigs;
 }
 
 std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op) {
-  auto inner = [](const LogicalOperator& o) {
-    return o.kind == LogicalKind::Join && o.as<LogicalJoin>().type == LogicalJoinType::Inner;
-  };
-  if (!inner(op)) return std::nullopt;
+  if (!inner_join(op)) return std::nullopt;
   // Children are signed (and their parts recorded) before their parent.
-  JoinSetParts parts;
+  if (op.id >= join_parts_.size()) join_parts_.resize(std::max<size_t>(op.id + 1, 2 * join_parts_.size()));
+  // The parts are the children's parts (copied from their ranges) plus this join's own, appended
+  // at the end of the pools.
+  auto child_parts = [&](const LogicalOperator& c) -> const JoinSetParts* {
+    return inner_join(c) && c.id < join_parts_.size() && join_parts_[c.id].valid ? &join_parts_[c.id] : nullptr;
+  };
+  size_t inputs = 0, preds = 0;
   for (auto& c : op.children) {
-    auto it = join_parts_.find(c->id);
-    if (inner(*c) && it != join_parts_.end()) {
-      parts.inputs.insert(parts.inputs.end(), it->second.inputs.begin(), it->second.inputs.end());
-      parts.preds.insert(parts.preds.end(), it->second.preds.begin(), it->second.preds.end());
+    const JoinSetParts* cp = child_parts(*c);
+    inputs += cp ? cp->input_count : 1;
+    preds += cp ? cp->pred_count : 0;
+  }
+  join_inputs_.reserve(join_inputs_.size() + inputs);  // no reallocation while copying within the pool
+  join_preds_.reserve(join_preds_.size() + preds + 4);
+  JoinSetParts mine;
+  mine.input_offset = static_cast<uint32_t>(join_inputs_.size());
+  mine.pred_offset = static_cast<uint32_t>(join_preds_.size());
+  for (auto& c : op.children) {
+    if (const JoinSetParts* cp = child_parts(*c)) {
+      for (uint32_t i = 0; i < cp->input_count; ++i) join_inputs_.push_back(join_inputs_[cp->input_offset + i]);
+      for (uint32_t i = 0; i < cp->pred_count; ++i) join_preds_.push_back(join_preds_[cp->pred_offset + i]);
     } else {
-      parts.inputs.push_back(sign(*c).exact);
+      join_inputs_.push_back(logical_.find(c->id)->sigs.exact);
     }
   }
-  for (auto& c : op.as<LogicalJoin>().conditions) {
-    std::vector<ExprPtr> conj;
-    split_conjuncts(normalize_for_signature(*c), conj);
-    for (auto& p : conj) parts.preds.push_back(encode_expr(*p, false));
+  const auto& conds = op.as<LogicalJoin>().conditions;
+  if (last_conj_src_ == &conds && !last_conj_ && last_conj_parts_.size() == conds.size()) {
+    // Every condition was already normal (neither AND nor OR): each is one predicate, digested
+    // for the node's form.
+    join_preds_.insert(join_preds_.end(), last_conj_parts_.begin(), last_conj_parts_.end());
+  } else {
+    for (auto& c : conds) {
+      if (conds.size() == 1 && last_conj_src_ == &conds && last_conj_) {
+        split_predicate_digests(*last_conj_, join_preds_);  // normalized already for the node's form
+      } else if (is_normalized_for_signature(*c)) {
+        split_predicate_digests(*c, join_preds_);
+      } else {
+        ExprPtr n = normalize_for_signature(*c);
+        split_predicate_digests(*n, join_preds_);
+      }
+    }
   }
-  auto s = sig::join_set_signature(parts.inputs, parts.preds);
-  join_parts_[op.id] = std::move(parts);
-  return s;
+  mine.input_count = static_cast<uint32_t>(join_inputs_.size() - mine.input_offset);
+  mine.pred_count = static_cast<uint32_t>(join_preds_.size() - mine.pred_offset);
+  mine.valid = true;
+  join_parts_[op.id] = mine;
+  return sig::join_set_signature_of_digests(
+      std::span<const Signature>(join_inputs_.data() + mine.input_offset, mine.input_count),
+      std::span<const Signature>(join_preds_.data() + mine.pred_offset, mine.pred_count));
 }
 
 void PlanSigner::define_outputs(const PhysicalOperator& op, const NodeSignatures& s) {
   // Physical-only columns (partial aggregate states, computed join keys) sign by their producer.
-  for (size_t i = 0; i < op.outputs.size(); ++i)
-    if (!lineage_.count(op.outputs[i]) && ctx_.column(op.outputs[i]).base_table.empty()) {
-      std::string tag = "physical:" + s.exact.hex() + ":" + std::to_string(i);
-      lineage_[op.outputs[i]] = Lineage{tag, "physical:" + s.templ.hex() + ":" + std::to_string(i)};
-    }
+  for (size_t i = 0; i < op.outputs.size(); ++i) {
+    ColumnId c = op.outputs[i];
+    if (lineage_known(c)) continue;
+    if (!ctx_.column(c).base_table.empty()) continue;
+    define(c, output_digests("physical_output", s, i));
+  }
 }
 
 const NodeSignatures& PlanSigner::sign(const PhysicalOperator& op) {
-  if (auto it = physical_.find(op.id); it != physical_.end()) return it->second;
-  std::vector<sig::Signature> exact_children, templ_children;
+  if (Slot* s = physical_.find(op.id); s && s->valid) return s->sigs;
+  for (auto& c : op.children) sign(*c);
+  sc_ = &scratch();
+  Scratch& sc = *sc_;
+  sc.exact_children.clear();
+  sc.templ_children.clear();
   for (auto& c : op.children) {
-    const NodeSignatures& cs = sign(*c);
-    exact_children.push_back(cs.exact);
-    templ_children.push_back(cs.templ);
+    const NodeSignatures& cs = physical_.find(c->id)->sigs;
+    sc.exact_children.push_back(cs.exact);
+    sc.templ_children.push_back(cs.templ);
   }
-  auto write = [&](ParamWriter& w) { op.write_params(w); };
-  std::string kind = std::string("physical:") + physical_op_name(op.kind);
-  NodeSignatures s;
-  s.exact = sig::tree_signature(canonical_form(kind.c_str(), write, false), exact_children);
-  s.templ = sig::tree_signature(canonical_form(kind.c_str(), write, true), templ_children);
-  physical_[op.id] = s;
-  define_outputs(op, s);
-  return physical_.at(op.id);
+  sc.kind.assign("physical:");
+  sc.kind.append(physical_op_name(op.kind));
+  Slot& slot = physical_.get(op.id);
+  sign_form(op, sc.kind, slot.sigs);
+  slot.sigs.join_set.reset();
+  slot.valid = true;
+  define_outputs(op, slot.sigs);
+  last_conj_.reset();
+  return slot.sigs;
 }
 
 }  // namespace hindsight

@@ -1,7 +1,9 @@
 #pragma once
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "planner/logical/logical_operator.hpp"
@@ -19,44 +21,138 @@ struct NodeSignatures {
 
 /// Computes signatures bottom-up over logical and physical plans, once per node (cached by node
 /// id; call forget() for nodes a rewrite replaced). Column references are encoded by lineage:
-/// a base column as table.column, a computed column as the canonical form of the expression or
-/// aggregate that produced it, so aliases and column ids never matter.
+/// a base column by table.column, a computed column by the expression or aggregate that produced
+/// it, so aliases and column ids never matter.
+///
+/// Encoding (SIGNATURE_VERSION 2): every expression node and every column lineage is named by a
+/// 128-bit digest, sig::hash128 of its canonical bytes, and a parent writes its children's digests
+/// (CanonicalEncoder::sig) instead of copying their bytes; unordered operands (AND/OR operands,
+/// IN lists, commutative operands, join key pairs) are sets or sorted by digest. Digests:
+///   base column      H(begin("column") str(table) str(column))
+///   other column     H(begin("unknown_column") str(name) str(type))
+///   column ref       H(begin("ref") sig(lineage))
+///   constant         H(constant(type tag, value))               (a typed placeholder in template mode)
+///   call             H(begin("call") str(op) str(type) list(sig(child)...))   (commutative: sorted)
+///   and / or         H(begin("and"|"or") set(sig(child)...))
+///   in / not_in      H(begin("in"|"not_in") sig(child0) set(sig(value)...))
+///   other kinds      H(begin(kind) boolean(negated) boolean(has_else) str(type) list(sig(child)...))
+///   project output   the digest of its (normalized) expression
+///   aggregate output H(begin("aggregate_output") field("groups") set(sig(lineage)...)
+///                      field("aggregate") list(list(str(kind) boolean(distinct) sig(lineage)|null)))
+///   union output i   H(begin("union_output") sig(union node signature) i64(i))
+///   physical-only i  H(begin("physical_output") sig(producer node signature) i64(i)), for an output
+///                    column of a physical node whose lineage is not known yet: sign the logical plan
+///                    first (as compile_query does), or the physical signatures differ
+/// A node's form = begin(kind) + its parameters (ParamWriter) with expressions and columns as
+/// digests (the exact form with exact digests, the template form with template digests). Each
+/// expression is normalized and digested once for both; the template form is written only when
+/// one of its digests differs from the exact one (otherwise the bytes are the same). Join-set
+/// signatures use sig::join_set_signature_of_digests over the exact digests of the normalized
+/// join predicates.
 class PlanSigner {
  public:
-  explicit PlanSigner(const PlanContext& ctx) : ctx_(ctx) {}
+  explicit PlanSigner(const PlanContext& ctx);
+  ~PlanSigner();
+  PlanSigner(const PlanSigner&) = delete;
+  PlanSigner& operator=(const PlanSigner&) = delete;
+  PlanSigner(PlanSigner&&) = default;  // references from sign() stay valid: slots do not move
 
   /// Materialized CTE `index` is produced by `root` (its references sign as reading it).
   void set_cte(int index, const LogicalOperator& root);
+  /// The returned reference stays valid for the signer's lifetime (until forget(op.id)).
   const NodeSignatures& sign(const LogicalOperator& op);
   const NodeSignatures& sign(const PhysicalOperator& op);
   void forget(NodeId id);
 
-  /// Canonical bytes of a column's lineage (exact or template).
-  const std::string& lineage(ColumnId id, bool templ);
+  /// Lineage digest of a column (exact or template).
+  sig::Signature lineage(ColumnId id, bool templ);
 
  private:
-  struct Lineage {
-    std::string exact, templ;
+  friend class SignatureParamWriter;
+
+  struct Digests {
+    sig::Signature exact, templ;
   };
-  std::string encode_expr(const Expr& e, bool templ);
-  void encode_expr_into(const Expr& e, bool templ, std::string& out);
-  std::string canonical_form(const char* kind, const std::function<void(ParamWriter&)>& write, bool templ);
-  void define_outputs(const LogicalOperator& op);
+  struct Slot {
+    NodeSignatures sigs;
+    bool valid = false;
+  };
+  /// Node id -> slot: an index by id, slots allocated in small chunks as nodes are signed (O(1)
+  /// lookup; addresses stay put as it grows, so sign() can return references).
+  class SlotTable {
+   public:
+    Slot* find(NodeId id) { return id < index_.size() && index_[id] ? at(index_[id] - 1) : nullptr; }
+    Slot& get(NodeId id);
+
+   private:
+    static constexpr uint32_t kChunk = 16;
+    Slot* at(uint32_t k) { return &chunks_[k / kChunk][k % kChunk]; }
+    std::vector<uint32_t> index_;  // by node id: 1 + slot number, 0 = none
+    std::vector<std::unique_ptr<Slot[]>> chunks_;
+    uint32_t count_ = 0;
+  };
+  struct LineageSlot {
+    Digests d;
+    Digests ref;  // digests of a column reference to it (an expression leaf), once computed
+    bool known = false;
+    bool ref_known = false;
+  };
+  /// Inputs and predicate digests of the inner-join tree under an inner join (built from the
+  /// children's, so each predicate is encoded once): ranges of join_inputs_ / join_preds_.
+  struct JoinSetParts {
+    uint32_t input_offset = 0, input_count = 0, pred_offset = 0, pred_count = 0;
+    bool valid = false;
+  };
+
+  /// Reused buffers (encoders, digest stacks), one set per thread: signing allocates nothing per
+  /// node once they have grown, and a new signer (one per estimate() of the cardinality model)
+  /// starts warm. Never used across a call out of the signer.
+  struct Scratch;
+  static Scratch& scratch();
+
+  const Digests& lineage_digests(ColumnId id);
+  /// The slot of column id, created (unknown) if needed; valid until the next slot is created.
+  LineageSlot& lineage_slot(ColumnId id);
+  bool lineage_known(ColumnId id) const {
+    return id < lineage_index_.size() && lineage_index_[id] != 0 && lineage_[lineage_index_[id] - 1].known;
+  }
+  void define(ColumnId id, const Digests& d);
+  /// Digests of an expression as it is (already normalized).
+  Digests expr_digests(const Expr& e);
+  /// Digests of an expression after normalize_for_signature.
+  Digests normalized_expr_digests(const Expr& e);
+  /// Digests of the conjunction of `conj` after normalization (the whole conjunction normalized
+  /// as one expression); remembers what the join set needs.
+  Digests conjunction_digests(const std::vector<ExprPtr>& conj);
+  void split_predicate_digests(const Expr& e, std::vector<sig::Signature>& out);
+  /// Exact and template signature of a node: its form (kind + parameters) over the children's
+  /// signatures in sc_->exact_children / templ_children.
+  template <class Op>
+  void sign_form(const Op& op, std::string_view kind, NodeSignatures& out);
+  Digests aggregate_output_digests(const LogicalAggregate& a, size_t i);
+  Digests output_digests(std::string_view kind, const NodeSignatures& producer, size_t i);
+  void define_outputs(const LogicalOperator& op, const NodeSignatures& sigs);
   void define_outputs(const PhysicalOperator& op, const NodeSignatures& sigs);
   std::optional<sig::Signature> join_set(const LogicalOperator& op);
 
-  friend class SignatureParamWriter;
   const PlanContext& ctx_;
-  std::map<NodeId, NodeSignatures> logical_, physical_;
-  std::map<ColumnId, Lineage> lineage_;
-  std::map<int, const LogicalOperator*> ctes_;
-  /// Inputs and predicate forms of the inner-join tree under each inner join (built from the
-  /// children's, so each predicate is encoded once).
-  struct JoinSetParts {
-    std::vector<sig::Signature> inputs;
-    std::vector<std::string> preds;
-  };
-  std::map<NodeId, JoinSetParts> join_parts_;
+  SlotTable logical_, physical_;
+  /// Column id -> 1 + index into lineage_ (0: nothing known yet): only the columns signing touches
+  /// get a slot.
+  std::vector<uint32_t> lineage_index_;
+  std::vector<LineageSlot> lineage_;
+  std::vector<const LogicalOperator*> ctes_;  // by cte index
+  std::vector<JoinSetParts> join_parts_;     // by node id
+  std::vector<sig::Signature> join_inputs_, join_preds_;  // pools the parts point into
+  Scratch* sc_ = nullptr;                    // this thread's scratch, set by each sign()
+
+  // What the last conjuncts()/exprs() call of the node being signed computed, for define_outputs
+  // and join_set (which would otherwise normalize the same expressions again).
+  const std::vector<ExprPtr>* last_conj_src_ = nullptr;
+  ExprPtr last_conj_;                            // the normalized conjunction, if it had to be built
+  std::vector<sig::Signature> last_conj_parts_;  // else: exact digests of the (already normal) conjuncts
+  const std::vector<ExprPtr>* last_exprs_src_ = nullptr;
+  std::vector<Digests> last_exprs_;
 };
 
 }  // namespace hindsight

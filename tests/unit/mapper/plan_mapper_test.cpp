@@ -207,5 +207,82 @@ TEST(PlanMapperTest, LinksOfGroupKeepStageHistoryInOrder) {
   EXPECT_EQ(m.links().size(), 4u);
 }
 
+// The planning path's registration API (add_numbered, add_with_types, signature(hi, lo), stage_id) is the same
+// mapper as the text API: same labels once read, same interning, same schema checks.
+TEST(PlanMapperTest, NumberedLabelsAreSpelledWhenRead) {
+  PlanMapper m;
+  EntityId a = m.add_numbered(EntityKind::Physical, "HashJoin", 12);
+  EntityId b = m.add_numbered(EntityKind::Logical, "logical", 7, " (rewritten away)");
+  EntityId c = m.add_numbered(EntityKind::Ast, "ast", -1);
+  EXPECT_EQ(m.label(a), "HashJoin #12");
+  EXPECT_EQ(m.entity(b).label, "logical #7 (rewritten away)");
+  EXPECT_EQ(m.label(b), "logical #7 (rewritten away)");
+  EXPECT_EQ(m.label(c), "ast #-1");
+  EXPECT_EQ(m.kind(a), EntityKind::Physical);
+  EXPECT_TRUE(m.schema(a).empty());
+}
+
+TEST(PlanMapperTest, SignatureBitsAndHexInternAsOneEntity) {
+  PlanMapper m;
+  const uint64_t hi = 0x0123456789abcdefULL, lo = 0xfedcba9876543210ULL;
+  const std::string text = "0123456789abcdeffedcba9876543210";
+  EntityId s = m.signature(hi, lo);
+  EXPECT_EQ(m.signature(text), s);
+  EXPECT_EQ(m.signature("0123456789ABCDEFFEDCBA9876543210"), s);
+  EXPECT_EQ(m.signature(hi, lo, "join-set "), s);  // interned by value: the first label stays
+  EXPECT_EQ(m.find_signature(text), s);
+  EXPECT_EQ(m.entity(s).signature_key, text);
+  EXPECT_EQ(m.label(s), "sig " + text);
+  EntityId js = m.signature(lo, hi, "join-set ");
+  EXPECT_NE(js, s);
+  EXPECT_EQ(m.label(js), "join-set fedcba98765432100123456789abcdef");
+  EXPECT_EQ(m.find_signature("fedcba98765432100123456789abcdef"), js);
+  EXPECT_EQ(m.kind(js), EntityKind::Signature);
+  // Many signatures (the table grows) stay interned and findable.
+  std::vector<EntityId> ids;
+  for (uint64_t i = 0; i < 500; ++i) ids.push_back(m.signature(i * 0x9E3779B97F4A7C15ULL, i));
+  for (uint64_t i = 0; i < 500; ++i) EXPECT_EQ(m.signature(i * 0x9E3779B97F4A7C15ULL, i), ids[i]);
+  EXPECT_EQ(m.size(), 502u);
+}
+
+TEST(PlanMapperTest, TypedSchemasBehaveLikeTextSchemas) {
+  PlanMapper m;
+  const PlanMapper::TypeNameId int_t = m.intern_type_name("INT"), varchar_t = m.intern_type_name("VARCHAR");
+  EXPECT_EQ(m.intern_type_name("INT"), int_t);
+  const std::vector<PlanMapper::TypeNameId> iv{int_t, varchar_t}, vi{varchar_t, int_t};
+  EntityId text = m.add(EntityKind::Logical, "text", kIntVarchar);
+  EntityId typed = m.add_with_types(EntityKind::Physical, "typed", iv);
+  EntityId numbered = m.add_numbered(EntityKind::Physical, "Scan", 3, iv);
+  EntityId swapped = m.add_numbered(EntityKind::Physical, "Scan", 4, vi);
+  EXPECT_EQ(m.schema(typed), kIntVarchar);
+  EXPECT_EQ(m.schema(swapped), kVarcharInt);
+  EXPECT_TRUE(m.link(text, typed, "physical").accepted());
+  EXPECT_TRUE(m.link(numbered, typed, "physical").accepted());
+  LinkResult r = m.link(swapped, text, "physical");
+  EXPECT_EQ(r.outcome, LinkOutcome::Refused);
+  ASSERT_TRUE(r.refused.has_value());
+  EXPECT_NE(r.refused->reason.find("(VARCHAR, INT)"), std::string::npos) << r.refused->reason;
+  EXPECT_NE(r.refused->reason.find("Scan #4"), std::string::npos) << r.refused->reason;
+  EXPECT_THROW(m.add_with_types(EntityKind::Logical, "bad", std::vector<PlanMapper::TypeNameId>{99}), std::out_of_range);
+}
+
+TEST(PlanMapperTest, StageIdsRecordTheirStage) {
+  PlanMapper m;
+  EntityId a = m.add(EntityKind::Ast, "a"), b = m.add(EntityKind::Logical, "b"), c = m.add(EntityKind::Physical, "c");
+  const PlanMapper::StageId bind = m.stage_id("bind");
+  EXPECT_EQ(m.stage_id("bind"), bind);
+  EXPECT_TRUE(m.link(a, b, bind).accepted());
+  EXPECT_TRUE(m.link(b, c, m.stage_id("physical")).accepted());
+  EXPECT_TRUE(m.link(c, a, "bind").accepted());
+  auto links = m.links();
+  ASSERT_EQ(links.size(), 3u);
+  EXPECT_EQ(links[0].stage, "bind");
+  EXPECT_EQ(links[1].stage, "physical");
+  EXPECT_EQ(links[2].stage, "bind");
+  EXPECT_EQ(m.stages_of(m.group_of(a)), (std::vector<std::string>{"bind", "physical"}));
+  EXPECT_THROW(m.link(a, b, PlanMapper::StageId{42}), std::out_of_range);
+  EXPECT_THROW(m.link(a, 9, bind), std::out_of_range);
+}
+
 }  // namespace
 }  // namespace hindsight::mapper

@@ -269,5 +269,49 @@ TEST(CanonicalEncoderTest, ClearAllowsReuse) {
   EXPECT_EQ(e.bytes(), "");
 }
 
+TEST(CanonicalEncoderTest, ViewIsTheBytesAndCopiesAreIndependent) {
+  CanonicalEncoder e;
+  e.begin("k").field("f").begin_list().str("a");
+  EXPECT_THROW(e.view(), std::logic_error);  // same checks as bytes()
+  CanonicalEncoder copy = e;                 // copied with a list open
+  e.str("b").end_list();
+  copy.str("b").end_list();
+  EXPECT_EQ(e.view(), std::string_view(e.bytes()));
+  EXPECT_EQ(copy.bytes(), e.bytes());
+  copy.begin_set().i64(2).i64(1).end_set();
+  EXPECT_NE(copy.bytes(), e.bytes());
+  CanonicalEncoder fresh;
+  fresh.begin("k").field("f").begin_list().str("a").str("b").end_list().begin_set().i64(1).i64(2).end_set();
+  EXPECT_EQ(copy.bytes(), fresh.bytes());
+  CanonicalEncoder moved = std::move(copy);
+  EXPECT_EQ(moved.bytes(), fresh.bytes());
+  moved.i64(3);
+  EXPECT_NE(moved.bytes(), fresh.bytes());
+  copy.clear();  // a moved-from encoder is empty and usable
+  copy.str("x");
+  CanonicalEncoder x;
+  x.str("x");
+  EXPECT_EQ(copy.bytes(), x.bytes());
+}
+
+TEST(CanonicalEncoderTest, LongAndNestedValuesKeepTheFormat) {
+  // Lengths of every size class the writer copies differently (0..3, 4..7, 8..16, longer).
+  for (size_t n : {0u, 1u, 3u, 4u, 7u, 8u, 12u, 16u, 17u, 100u, 5000u}) {
+    const std::string v(n, 'q');
+    CanonicalEncoder e;
+    e.str(v);
+    std::string expected = "S";
+    for (int i = 0; i < 4; ++i) expected.push_back(static_cast<char>((n >> (8 * i)) & 0xFF));
+    expected += v;
+    EXPECT_EQ(e.bytes(), expected) << n;
+  }
+  // A set inside a list inside a set: inner lists are length-prefixed in place.
+  CanonicalEncoder a, b;
+  a.begin_set().begin_list().i64(1).begin_set().str("z").str("y").end_set().end_list().begin_list().end_list().end_set();
+  b.begin_set().begin_list().end_list().begin_list().i64(1).begin_set().str("y").str("z").str("y").end_set().end_list().end_set();
+  EXPECT_EQ(a.bytes(), b.bytes());
+  EXPECT_EQ(hex_bytes(CanonicalEncoder().begin_list().begin_list().end_list().end_list().bytes()), "4c05000000" "4c00000000");
+}
+
 }  // namespace
 }  // namespace hindsight::sig

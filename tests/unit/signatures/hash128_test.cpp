@@ -18,7 +18,7 @@ TEST(Hash128Test, GoldenValueIsPinned) {
   EXPECT_EQ(hash128("hindsight").hex(), "93b67e8f09ea603d60853163b1acd487");
   EXPECT_EQ(hash128("").hex(), "d0f503063effeae6c1ec98da705d4ea8");
   EXPECT_EQ(HASH128_SEED, 0x48494E4453494748ULL);
-  EXPECT_EQ(SIGNATURE_VERSION, 1u);
+  EXPECT_EQ(SIGNATURE_VERSION, 2u);
 }
 
 // The library really is the specified XXH3-128 (reference value of `xxhsum -H2` on empty input, seed 0).
@@ -32,8 +32,53 @@ TEST(Hash128Test, TreeSignatureGoldenValueIsPinned) {
   CanonicalEncoder e;
   e.begin("scan").field("table").str("nation");
   Signature leaf = tree_signature(e.bytes(), {});
-  EXPECT_EQ(leaf.hex(), "e746cd076cd62d583408e55068b7a24b");
-  EXPECT_EQ(join_set_signature({leaf, leaf}, {"p"}).hex(), "51eb912f948f4bf8042895d2ed0a5ab3");
+  // Re-pinned for SIGNATURE_VERSION 2 (was e746cd07... / 51eb912f... under version 1: only the version changed).
+  EXPECT_EQ(leaf.hex(), "0ac67accac7bb3cf959876567917c4ff");
+  EXPECT_EQ(join_set_signature({leaf, leaf}, {"p"}).hex(), "9e55fc26e155a5423a611c85b7cf1390");
+  const Signature p = hash128("p");
+  EXPECT_EQ(join_set_signature_of_digests(std::vector<Signature>{leaf, leaf}, std::vector<Signature>{p}).hex(),
+            "2fab07e9a1206b79c9762e72836d279b");
+}
+
+TEST(Hash128Test, TreeSignatureIsTheDocumentedEncoderLayout) {
+  // tree_signature writes its bytes directly; they must be exactly the documented CanonicalEncoder token sequence.
+  for (size_t n : {0u, 1u, 3u}) {
+    std::vector<Signature> children;
+    for (size_t i = 0; i < n; ++i) children.push_back(hash128(std::to_string(i)));
+    const std::string form(n * 37 + 5, static_cast<char>('a' + n));
+    CanonicalEncoder e;
+    e.begin("tree").field("version").i64(SIGNATURE_VERSION).field("form").str(form);
+    e.field("children").begin_list();
+    for (const Signature& c : children) e.sig(c);
+    e.end_list();
+    EXPECT_EQ(tree_signature(form, children), hash128(e.bytes())) << n;
+  }
+}
+
+TEST(Hash128Test, JoinSetOfDigestsIsTheDocumentedEncoderLayout) {
+  std::vector<Signature> inputs = {hash128("b"), hash128("a"), hash128("b")};
+  std::vector<Signature> preds = {hash128("x=y"), hash128("u<v"), hash128("x=y")};
+  std::vector<Signature> sorted = inputs;
+  std::sort(sorted.begin(), sorted.end());
+  CanonicalEncoder e;
+  e.begin("join_set").field("version").i64(SIGNATURE_VERSION).field("inputs").begin_list();
+  for (const Signature& s : sorted) e.sig(s);
+  e.end_list().field("predicate_digests").begin_set();
+  for (const Signature& p : preds) e.sig(p);
+  e.end_set();
+  EXPECT_EQ(join_set_signature_of_digests(inputs, preds), hash128(e.bytes()));
+}
+
+// hash128 compiles xxHash inline; it must agree with the library bit for bit on every length class
+// (0-16, 17-128, 129-240, and long inputs where the seed derives a custom secret).
+TEST(Hash128Test, InlineHashMatchesTheLibrary) {
+  std::mt19937 rng(3);
+  for (size_t n : {0u, 1u, 3u, 4u, 8u, 9u, 16u, 17u, 64u, 128u, 129u, 200u, 240u, 241u, 255u, 256u, 1000u, 1024u, 5000u}) {
+    std::string s(n, '\0');
+    for (char& c : s) c = static_cast<char>(rng());
+    const XXH128_hash_t h = XXH3_128bits_withSeed(s.data(), s.size(), HASH128_SEED);
+    EXPECT_EQ(hash128(s), (Signature{h.high64, h.low64})) << n;
+  }
 }
 
 TEST(Hash128Test, DistinguishesInputsAndIsDeterministic) {
@@ -132,6 +177,22 @@ TEST(JoinSetSignatureTest, DuplicatedInputIsASelfJoinNotTheSameSet) {
   EXPECT_NE(join_set_signature({a, a, b}, {"p"}), join_set_signature({a, b}, {"p"}));
   EXPECT_NE(join_set_signature({a, a, b}, {"p"}), join_set_signature({a, b, b}, {"p"}));
   EXPECT_EQ(join_set_signature({a, b, a}, {"p"}), join_set_signature({b, a, a}, {"p"}));
+}
+
+TEST(JoinSetSignatureTest, OfDigestsIsOrderIndependentAndKeepsTheInputMultiset) {
+  Signature a = leaf("a"), b = leaf("b"), c = leaf("c");
+  Signature p = hash128("a.x=b.x"), q = hash128("b.y=c.y");
+  using V = std::vector<Signature>;
+  const Signature base = join_set_signature_of_digests(V{a, b, c}, V{p, q});
+  EXPECT_EQ(base, join_set_signature_of_digests(V{c, a, b}, V{q, p}));
+  EXPECT_EQ(base, join_set_signature_of_digests(V{b, c, a}, V{q, p, q}));  // predicates are a set
+  EXPECT_NE(base, join_set_signature_of_digests(V{a, b, c, c}, V{p, q}));  // inputs are a multiset
+  EXPECT_NE(base, join_set_signature_of_digests(V{a, b}, V{p, q}));
+  EXPECT_NE(base, join_set_signature_of_digests(V{a, b, c}, V{p}));
+  EXPECT_NE(base, join_set_signature_of_digests(V{a, b, c}, V{}));
+  // Separate domains from the form-based join set and from tree signatures.
+  EXPECT_NE(join_set_signature_of_digests(V{a, b}, V{}), join_set_signature({a, b}, {}));
+  EXPECT_NE(base, tree_signature("", {a, b, c}));
 }
 
 TEST(JoinSetSignatureTest, DependsOnInputsAndPredicates) {

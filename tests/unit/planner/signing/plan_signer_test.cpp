@@ -141,6 +141,161 @@ TEST(PlanSignerTest, SchemaConflictIsRecordedAndStrictModeMakesItAnError) {
   testing::expect_error([&] { map_query(*r.compiled, &r.executed, strict); }, ErrorCode::INTERNAL);
 }
 
+// The 12-way join of bench/planning_bench.cpp: every link is accepted (strict mode), and the cheap labels of the
+// planning path group exactly like the detailed ones.
+TEST(PlanSignerTest, TwelveWayJoinMapsCleanlyWhateverTheLabels) {
+  const char* sql =
+      "SELECT count(*) FROM lineitem, orders, customer, part, partsupp, supplier, nation n1, nation n2, "
+      "region r1, region r2, nation n3, region r3 "
+      "WHERE l_orderkey = o_orderkey AND o_custkey = c_custkey AND l_partkey = p_partkey "
+      "AND ps_partkey = l_partkey AND ps_suppkey = l_suppkey AND s_suppkey = l_suppkey "
+      "AND c_nationkey = n1.n_nationkey AND s_nationkey = n2.n_nationkey AND n1.n_regionkey = r1.r_regionkey "
+      "AND n2.n_regionkey = r2.r_regionkey AND n3.n_nationkey = n1.n_nationkey AND r3.r_regionkey = n3.n_regionkey "
+      "AND r1.r_name = 'ASIA' AND p_size > 10";
+  auto cq = compile(sql);
+  Settings strict;
+  strict.mapper_strict = true;
+  auto cheap = map_query(*cq, nullptr, strict, /*detailed_labels=*/false);
+  auto detailed = map_query(*cq, nullptr, strict, /*detailed_labels=*/true);
+  EXPECT_TRUE(cheap->mapper.refused_links().empty());
+  ASSERT_EQ(cheap->mapper.size(), detailed->mapper.size());
+  EXPECT_EQ(cheap->mapper.link_count(), detailed->mapper.link_count());
+  EXPECT_EQ(cheap->mapper.group_count(), detailed->mapper.group_count());
+  for (mapper::EntityId id = 0; id < cheap->mapper.size(); ++id) {
+    EXPECT_EQ(cheap->mapper.group_of(id), detailed->mapper.group_of(id)) << id;
+    EXPECT_EQ(cheap->mapper.schema(id), detailed->mapper.schema(id)) << id;
+    EXPECT_EQ(cheap->mapper.kind(id), detailed->mapper.kind(id)) << id;
+  }
+  // Cheap labels are "<kind> #<id>", spelled on demand.
+  mapper::EntityId root = cheap->logical.at(cq->logical->id);
+  EXPECT_EQ(cheap->mapper.label(root), std::string(logical_kind_name(cq->logical->kind)) + " #" + std::to_string(cq->logical->id));
+  EXPECT_EQ(cheap->mapper.entity(root).label, cheap->mapper.label(root));
+  // Join-set signatures link every inner join of the tree.
+  size_t joins = nodes_of(*cq->logical, LogicalKind::Join).size();
+  size_t join_set_links = 0;
+  for (const mapper::Link& l : cheap->mapper.links()) join_set_links += l.stage == "signature:join_set";
+  EXPECT_EQ(join_set_links, joins);
+  EXPECT_EQ(joins, 11u);
+}
+
+TEST(PlanSignerTest, SignersAgreeAndForgetResigns) {
+  auto cq = compile(
+      "SELECT n_name, count(*) FROM nation, region WHERE n_regionkey = r_regionkey AND r_name <> 'ASIA' "
+      "AND n_nationkey + 1 > 3 GROUP BY n_name ORDER BY n_name LIMIT 5");
+  // Two signers used in turn on one thread (they share scratch buffers) sign like the query's own. (Logical plan
+  // first, as compile_query does: physical-only columns take their lineage from the logical plan when it is known.)
+  PlanSigner a(cq->ctx), b(cq->ctx);
+  const NodeSignatures& al = a.sign(*cq->logical);
+  const NodeSignatures& bl = b.sign(*cq->logical);
+  const NodeSignatures& bp = b.sign(*cq->physical);
+  const NodeSignatures& ap = a.sign(*cq->physical);
+  const NodeSignatures& own = cq->signer->sign(*cq->logical);
+  EXPECT_EQ(al.exact, own.exact);
+  EXPECT_EQ(al.templ, own.templ);
+  EXPECT_EQ(bl.exact, own.exact);
+  EXPECT_EQ(bl.templ, own.templ);
+  EXPECT_EQ(ap.exact, bp.exact);
+  EXPECT_EQ(ap.templ, bp.templ);
+  EXPECT_EQ(ap.exact, cq->signer->sign(*cq->physical).exact);
+  EXPECT_NE(al.exact, al.templ);  // the query has constants
+  // References stay valid while the signer signs other nodes.
+  const sig::Signature before = al.exact;
+  std::vector<const LogicalOperator*> all;
+  std::function<void(const LogicalOperator&)> walk = [&](const LogicalOperator& o) {
+    all.push_back(&o);
+    for (auto& c : o.children) walk(*c);
+  };
+  walk(*cq->logical);
+  std::vector<NodeSignatures> first;
+  for (auto* op : all) first.push_back(a.sign(*op));
+  EXPECT_EQ(al.exact, before);
+  // A forgotten node is signed again, to the same values (the plan did not change).
+  for (auto* op : all) a.forget(op->id);
+  for (size_t i = 0; i < all.size(); ++i) {
+    const NodeSignatures& again = a.sign(*all[i]);
+    EXPECT_EQ(again.exact, first[i].exact) << logical_kind_name(all[i]->kind);
+    EXPECT_EQ(again.templ, first[i].templ);
+    EXPECT_EQ(again.join_set, first[i].join_set);
+  }
+}
+
+TEST(PlanSignerTest, ConstantsInProjectionsAndJoinConditions) {
+  auto proj = [](int k, bool templ) { return root_sig("SELECT n_nationkey + " + std::to_string(k) + " FROM nation", templ); };
+  EXPECT_NE(proj(1, false), proj(2, false));
+  EXPECT_EQ(proj(1, true), proj(2, true));
+  auto join = [](int k, bool templ) {
+    return root_sig("SELECT a.n_name FROM nation a JOIN nation b ON a.n_nationkey = b.n_nationkey + " + std::to_string(k),
+                    templ);
+  };
+  EXPECT_NE(join(1, false), join(2, false));
+  EXPECT_EQ(join(1, true), join(2, true));
+  // A computed column keeps its lineage through a projection: a different expression is another computation.
+  EXPECT_NE(root_sig("SELECT x FROM (SELECT n_nationkey + 1 AS x FROM nation) t"),
+            root_sig("SELECT x FROM (SELECT n_nationkey * 1 AS x FROM nation) t"));
+  EXPECT_EQ(root_sig("SELECT x FROM (SELECT n_nationkey + 1 AS x FROM nation) t"),
+            root_sig("SELECT y FROM (SELECT 1 + n_nationkey AS y FROM nation) u"));
+}
+
+TEST(PlanSignerTest, JoinSetWithNonEquiPredicatesIgnoresJoinOrder) {
+  EXPECT_EQ(top_join_set("SELECT count(*) FROM orders, customer WHERE o_custkey = c_custkey AND o_totalprice > c_acctbal"),
+            top_join_set("SELECT count(*) FROM customer, orders WHERE c_acctbal < o_totalprice AND c_custkey = o_custkey"));
+  EXPECT_NE(top_join_set("SELECT count(*) FROM orders, customer WHERE o_custkey = c_custkey AND o_totalprice > c_acctbal"),
+            top_join_set("SELECT count(*) FROM orders, customer WHERE o_custkey = c_custkey AND o_totalprice < c_acctbal"));
+  EXPECT_NE(top_join_set("SELECT count(*) FROM orders, customer WHERE o_custkey = c_custkey"),
+            top_join_set("SELECT count(*) FROM orders, customer WHERE o_custkey = c_custkey AND o_totalprice > c_acctbal"));
+}
+
+TEST(ExprNormalizerTest, NormalFormDetectionAgreesWithTheNormalizer) {
+  auto col = [](ColumnId id) { return Expr::column(id, DataType::bigint(), 0); };
+  auto lit = [](int64_t v) { return Expr::constant(Value::bigint(v)); };
+  auto call = [](ScalarOp op, ExprPtr a, ExprPtr b) {
+    std::vector<ExprPtr> v;
+    v.push_back(std::move(a));
+    v.push_back(std::move(b));
+    return Expr::call(op, is_comparison_op(op) ? DataType::boolean() : DataType::bigint(), std::move(v));
+  };
+  auto in_list = [&](std::vector<ExprPtr> v) { return Expr::make(ExprKind::InList, DataType::boolean(), std::move(v)); };
+  std::vector<std::pair<ExprPtr, bool>> cases;
+  cases.emplace_back(col(1), true);
+  cases.emplace_back(lit(1), true);
+  cases.emplace_back(call(ScalarOp::Eq, col(1), col(2)), true);
+  cases.emplace_back(call(ScalarOp::Eq, col(1), lit(2)), true);
+  cases.emplace_back(call(ScalarOp::Lt, col(1), lit(2)), true);
+  cases.emplace_back(call(ScalarOp::Lt, lit(2), col(1)), false);  // constant moves right
+  cases.emplace_back(call(ScalarOp::Gt, col(1), lit(2)), false);  // > becomes <
+  cases.emplace_back(call(ScalarOp::Ge, col(1), col(2)), false);
+  cases.emplace_back(call(ScalarOp::Add, lit(1), lit(2)), false);  // folds
+  cases.emplace_back(call(ScalarOp::Add, col(1), call(ScalarOp::Mul, lit(2), lit(3))), false);
+  cases.emplace_back(call(ScalarOp::Add, col(1), call(ScalarOp::Mul, col(2), lit(3))), true);
+  {
+    std::vector<ExprPtr> v;
+    v.push_back(col(1));
+    v.push_back(lit(2));
+    cases.emplace_back(in_list(std::move(v)), false);  // one-element IN becomes =
+  }
+  {
+    std::vector<ExprPtr> v;
+    v.push_back(col(1));
+    v.push_back(lit(2));
+    v.push_back(lit(3));
+    cases.emplace_back(in_list(std::move(v)), true);
+  }
+  {
+    std::vector<ExprPtr> v;
+    v.push_back(call(ScalarOp::Eq, col(1), lit(1)));
+    v.push_back(call(ScalarOp::Eq, col(2), lit(2)));
+    cases.emplace_back(Expr::make(ExprKind::And, DataType::boolean(), std::move(v)), false);  // AND/OR: never claimed
+  }
+  for (auto& [e, normal] : cases) {
+    SCOPED_TRACE(e->to_string());
+    EXPECT_EQ(is_normalized_for_signature(*e), normal);
+    // Whenever it claims "normal", the normalizer really gives the same expression back.
+    if (is_normalized_for_signature(*e)) {
+      EXPECT_TRUE(normalize_for_signature(*e)->equals(*e));
+    }
+  }
+}
+
 TEST(ExprNormalizerTest, ComparisonsTurnToLessThanWithConstantsFolded) {
   ExprPtr e = Expr::call(ScalarOp::Gt, DataType::boolean(), [] {
     std::vector<ExprPtr> v;
