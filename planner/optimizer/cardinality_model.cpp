@@ -31,7 +31,20 @@ void CardinalityModel::set_stats_source(const stats::StatsSource* source, const 
   prepare_signer_ = std::move(prepare);
 }
 
+std::optional<double> CardinalityModel::observed_join_rows(const std::vector<const LogicalOperator*>& inputs,
+                                                          const std::vector<const Expr*>& conditions) {
+  if (!source_ || !sign_ctx_) return std::nullopt;
+  if (!lookup_signer_) {
+    lookup_signer_ = std::make_unique<PlanSigner>(*sign_ctx_);
+    if (prepare_signer_) prepare_signer_(*lookup_signer_);
+  }
+  auto o = source_->find(stats::StatsSource::KeyKind::JoinSet, lookup_signer_->join_set_of(inputs, conditions));
+  if (!o || o->lower_bound) return std::nullopt;
+  return std::max(1.0, o->rows);
+}
+
 double CardinalityModel::estimate(LogicalOperator& op) {
+  lookup_signer_.reset();  // the plan may have changed since the last lookups
   if (source_ && sign_ctx_) {
     signer_ = std::make_unique<PlanSigner>(*sign_ctx_);
     if (prepare_signer_) prepare_signer_(*signer_);

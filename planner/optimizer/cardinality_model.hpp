@@ -1,6 +1,7 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "planner/logical/logical_operator.hpp"
 #include "stats_store/stats_source.hpp"
@@ -33,6 +34,13 @@ class CardinalityModel {
   /// Fraction of the cross product of two inputs a join condition keeps: containment from
   /// statistics for column = column, else the foreign-key guess 1 / max(rows), else 0.3.
   double join_condition_selectivity(const Expr& condition, double left_rows, double right_rows) const;
+  /// Observed rows of the inner join of `inputs` under `conditions`, found by its join-set
+  /// signature (nullopt without a source or an observation, or when the observation is only a
+  /// lower bound). The join enumerator asks this for every set of relations it prices, so an
+  /// observation of any sub-join, from any earlier query and join order, steers the order.
+  std::optional<double> observed_join_rows(const std::vector<const LogicalOperator*>& inputs,
+                                           const std::vector<const Expr*>& conditions);
+  bool has_stats_source() const { return source_ != nullptr; }
   /// The selectivity of several equi-join keys between the same inputs: exponential backoff
   /// (most selective fully, the next square-rooted, ...), not the independence product.
   static double combine_key_selectivities(std::vector<double> sels);
@@ -55,6 +63,7 @@ class CardinalityModel {
   const PlanContext* sign_ctx_ = nullptr;
   std::function<void(PlanSigner&)> prepare_signer_;
   std::unique_ptr<PlanSigner> signer_;  ///< for the current estimate() call only
+  std::unique_ptr<PlanSigner> lookup_signer_;  ///< observed_join_rows; dropped by estimate()
   double estimate_node(LogicalOperator& op);
   double fixed_selectivity(const Expr& e) const;
   const ColumnStatistics* stats_of(const Expr& e) const;

@@ -91,7 +91,25 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
       graph.add_edge(first, touched & ~first, n == 0 ? combined : 1.0, static_cast<int>(ks[n]));
   }
   joinorder::HashJoinCostModel cost;
-  joinorder::JoinTree tree = joinorder::best_join_order(graph, cost);
+  // With observed statistics, every set of relations the enumerator prices is first looked up by
+  // its join-set signature (the inputs and the conditions inside the set).
+  joinorder::CardinalityOverride observed;
+  if (model.has_stats_source() && leaves.size() < 64) {
+    observed = [&](joinorder::RelSet set) -> std::optional<double> {
+      if (__builtin_popcountll(set) < 2) return std::nullopt;
+      std::vector<const LogicalOperator*> inputs;
+      for (size_t i = 0; i < leaves.size(); ++i)
+        if (set >> i & 1) inputs.push_back(leaves[i].get());
+      std::vector<const Expr*> inside;
+      const bool all = set == (joinorder::RelSet{1} << leaves.size()) - 1;
+      for (size_t k = 0; k < conds.size(); ++k)
+        if (all || (touched_by[k] != 0 && (touched_by[k] & ~set) == 0 && __builtin_popcountll(touched_by[k]) >= 2))
+          inside.push_back(conds[k].get());
+      return model.observed_join_rows(inputs, inside);
+    };
+  }
+  joinorder::CardinalityEstimator estimator(graph, observed);
+  joinorder::JoinTree tree = joinorder::best_join_order(graph, cost, estimator.as_function());
 
   // Rebuild bottom-up; reuse the original join ids.
   size_t next_id = 0;

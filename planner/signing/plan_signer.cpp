@@ -589,6 +589,23 @@ std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op) {
       std::span<const Signature>(join_preds_.data() + mine.pred_offset, mine.pred_count));
 }
 
+sig::Signature PlanSigner::join_set_of(const std::vector<const LogicalOperator*>& inputs,
+                                      const std::vector<const Expr*>& conditions) {
+  std::vector<Signature> in, preds;
+  in.reserve(inputs.size());
+  for (const LogicalOperator* op : inputs) in.push_back(sign(*op).exact);
+  // As join_set(): each condition normalized on its own, AND-split into predicates.
+  for (const Expr* c : conditions) {
+    if (is_normalized_for_signature(*c)) {
+      split_predicate_digests(*c, preds);
+    } else {
+      ExprPtr n = normalize_for_signature(*c);
+      split_predicate_digests(*n, preds);
+    }
+  }
+  return sig::join_set_signature_of_digests(in, preds);
+}
+
 void PlanSigner::define_outputs(const PhysicalOperator& op, const NodeSignatures& s) {
   // Physical-only columns (partial aggregate states, computed join keys) sign by their producer.
   for (size_t i = 0; i < op.outputs.size(); ++i) {

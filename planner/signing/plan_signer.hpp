@@ -64,6 +64,12 @@ class PlanSigner {
   const NodeSignatures& sign(const PhysicalOperator& op);
   void forget(NodeId id);
 
+  /// The join-set signature that an inner-join tree over `inputs` (none of them an inner join)
+  /// applying `conditions` would have, whatever its order and algorithm: what sign() gives the
+  /// root of such a tree. Lets the join enumerator look up sets of relations it has not built.
+  sig::Signature join_set_of(const std::vector<const LogicalOperator*>& inputs,
+                             const std::vector<const Expr*>& conditions);
+
   /// Lineage digest of a column (exact or template).
   sig::Signature lineage(ColumnId id, bool templ);
 
