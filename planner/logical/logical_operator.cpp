@@ -62,9 +62,11 @@ std::vector<OperatorParam> LogicalOperator::params(const PlanContext& ctx) const
 
 void LogicalGet::write_params(ParamWriter& w) const {
   w.text("table", table.name);
-  std::string cols;
-  for (size_t i = 0; i < columns.size(); ++i) cols += (i ? ", " : "") + table.columns[columns[i]].name;
-  w.display("columns", cols);
+  if (w.wants_display()) {
+    std::string cols;
+    for (size_t i = 0; i < columns.size(); ++i) cols += (i ? ", " : "") + table.columns[columns[i]].name;
+    w.display("columns", cols);
+  }
   if (!filters.empty()) w.conjuncts("filter", filters);
 }
 

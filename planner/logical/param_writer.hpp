@@ -31,6 +31,8 @@ class ParamWriter {
   virtual void key_pairs(std::string_view key, const std::vector<ColumnId>& left, const std::vector<ColumnId>& right) = 0;
   /// For people only (never part of a signature): e.g. the columns a scan happens to read.
   virtual void display(std::string_view key, std::string_view value) = 0;
+  /// False when display() values are thrown away (the signature encoder): writers skip building them.
+  virtual bool wants_display() const { return true; }
 };
 
 struct OperatorParam;

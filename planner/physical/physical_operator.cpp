@@ -74,9 +74,11 @@ std::vector<OperatorParam> PhysicalOperator::params(const PlanContext& ctx) cons
 
 void PhysicalTableScan::write_params(ParamWriter& w) const {
   w.text("table", table->def.name);
-  std::string c;
-  for (size_t i = 0; i < columns.size(); ++i) c += (i ? ", " : "") + table->def.columns[columns[i]].name;
-  w.display("columns", c);
+  if (w.wants_display()) {
+    std::string c;
+    for (size_t i = 0; i < columns.size(); ++i) c += (i ? ", " : "") + table->def.columns[columns[i]].name;
+    w.display("columns", c);
+  }
   if (!filters.empty()) w.conjuncts("filter", filters);
   if (source) source->write_params(w);  // the connector's pushdowns: limit, "pushdown: ...", its query
 }

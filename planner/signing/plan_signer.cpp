@@ -195,6 +195,7 @@ class SignatureParamWriter : public ParamWriter {
     enc_.end_set();
   }
   void display(std::string_view, std::string_view) override {}
+  bool wants_display() const override { return false; }
 
   /// One aggregate call as a list: kind, distinct, argument lineage (null for COUNT(*)).
   void aggregate(const AggregateCall& a) {
