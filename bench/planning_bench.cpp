@@ -5,6 +5,7 @@
 
 #include <filesystem>
 
+#include "bench/bench_data.hpp"
 #include "planner/session/plan_mapping.hpp"
 #include "planner/sql/parser.hpp"
 #include "planner/storage/tpch_generator.hpp"
@@ -12,20 +13,7 @@
 namespace hindsight {
 namespace {
 
-Database& bench_db() {
-  static const std::string dir = [] {
-    std::string d = (std::filesystem::temp_directory_path() / ("hindsight-planning-bench-" + std::to_string(getpid()))).string();
-    TpchOptions o;
-    o.sf = 0.01;
-    o.out_dir = d;
-    o.quiet = true;
-    generate_tpch(o);
-    std::atexit([] { std::filesystem::remove_all(dir); });
-    return d;
-  }();
-  static Database db(dir);
-  return db;
-}
+Database& bench_db() { return bench::tpch_sf001(); }
 
 // 12 relations: the TPC-H star around lineitem plus self-joins of nation and region.
 const char* kTwelveWay =

@@ -31,10 +31,10 @@ struct Distribution {
   std::vector<MappedKey> mapped;  ///< Hashed: co-location mappings that also hold
 
   static Distribution any() { return {}; }
-  static Distribution single() { return {StreamDistribution::Single, {}, 0}; }
-  static Distribution replicated() { return {StreamDistribution::Replicated, {}, 0}; }
+  static Distribution single() { return {StreamDistribution::Single, {}, 0, {}}; }
+  static Distribution replicated() { return {StreamDistribution::Replicated, {}, 0, {}}; }
   static Distribution hashed(std::vector<ColumnId> cols, int buckets) {
-    return {StreamDistribution::Hashed, std::move(cols), buckets};
+    return {StreamDistribution::Hashed, std::move(cols), buckets, {}};
   }
   /// Runs as one instance: its output is complete on a single worker.
   bool is_single_instance() const {

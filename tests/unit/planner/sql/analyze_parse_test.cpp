@@ -2,31 +2,13 @@
 
 #include "planner/common/error.hpp"
 #include "planner/sql/parser.hpp"
+#include "tests/unit/planner/sql/parse_error_util.hpp"
 
 namespace hindsight::sql {
 namespace {
 
-Error parse_error(const std::string& sql) {
-  try {
-    parse_sql(sql);
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no error for: " << sql;
-  return Error(ErrorCode::INTERNAL, "none");
-}
-
-void expect_error(const std::string& sql, ErrorCode code, int line, int col, const std::string& message = {}) {
-  SCOPED_TRACE(sql);
-  Error e = parse_error(sql);
-  EXPECT_EQ(e.code(), code) << e.format();
-  EXPECT_EQ(e.pos().line, line) << e.format();
-  EXPECT_EQ(e.pos().col, col) << e.format();
-  if (!message.empty()) {
-    EXPECT_EQ(e.message(), message);
-  }
-  EXPECT_NE(e.detail().find('^'), std::string::npos) << "no caret excerpt: " << e.format();
-}
+using testing::expect_error;
+using testing::parse_error;
 
 TEST(AnalyzeParseTest, WithAndWithoutATable) {
   auto all = parse_statement("ANALYZE");
