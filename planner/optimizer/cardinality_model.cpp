@@ -101,9 +101,11 @@ double CardinalityModel::selectivity(const Expr& e) const {
     const ColumnStatistics* cs = stats_of(*e.children[0]);
     const std::string& pattern = e.children[1]->value.s;
     std::string prefix = pattern.substr(0, pattern.find_first_of("%_"));
-    if (cs && !prefix.empty()) {
-      double s = like_prefix_selectivity(*cs, prefix);
-      if (prefix.size() < pattern.size() && pattern.find_first_of("%_") != pattern.size() - 1) s *= 0.5;
+    if (cs) {
+      // 'abc%' is a range; any other pattern is matched against the most common values and the
+      // histogram bounds.
+      const bool prefix_only = !prefix.empty() && pattern.find_first_of("%_") == pattern.size() - 1 && pattern.back() == '%';
+      double s = prefix_only ? like_prefix_selectivity(*cs, prefix) : like_pattern_selectivity(*cs, pattern);
       return e.negated ? std::max(0.0, 1 - s - null_selectivity(*cs)) : s;
     }
   }

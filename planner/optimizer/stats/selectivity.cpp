@@ -1,5 +1,7 @@
 #include "planner/optimizer/stats/selectivity.hpp"
 
+#include "planner/expr/like_pattern.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string_view>
@@ -249,6 +251,31 @@ double like_prefix_selectivity(const ColumnStatistics& cs, const std::string& pr
   std::optional<Value> hi;
   if (!next.empty()) hi = Value::varchar(next);
   return range_selectivity(cs, Value::varchar(prefix), true, hi, false);
+}
+
+double like_pattern_selectivity(const ColumnStatistics& cs, const std::string& pattern) {
+  if (cs.rows == 0) return 0;
+  if (domain_of(cs) != Domain::Bytes) return kDefaultLikeSelectivity * non_null_fraction(cs);
+  const LikePattern like(pattern);
+  double mcv_rows = 0, mcv_match = 0;
+  for (const auto& [v, count] : cs.most_common) {
+    mcv_rows += static_cast<double>(count);
+    if (!v.is_null && like.matches(v.s)) mcv_match += static_cast<double>(count);
+  }
+  const double rest = std::max(0.0, static_cast<double>(cs.non_null_rows()) - mcv_rows);
+  double share = kDefaultLikeSelectivity;
+  size_t bounds = 0, hits = 0;
+  const Value* last = nullptr;
+  for (const auto& b : cs.histogram.buckets)
+    for (const Value* v : {&b.lower, &b.upper}) {
+      if (v->is_null || (last && last->s == v->s)) continue;
+      last = v;
+      ++bounds;
+      hits += like.matches(v->s) ? 1 : 0;
+    }
+  // Too few distinct bounds say little; none matching means rare, not absent.
+  if (bounds >= 20) share = std::max(static_cast<double>(hits), 0.5) / static_cast<double>(bounds);
+  return std::clamp((mcv_match + rest * share) / static_cast<double>(cs.rows), 0.0, 1.0);
 }
 
 double null_selectivity(const ColumnStatistics& cs) { return cs.null_fraction(); }

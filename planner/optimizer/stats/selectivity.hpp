@@ -37,6 +37,12 @@ double in_selectivity(const ColumnStatistics& cs, const std::vector<Value>& valu
 /// column LIKE 'prefix%': the range [prefix, prefix with its last byte incremented).
 double like_prefix_selectivity(const ColumnStatistics& cs, const std::string& prefix);
 
+/// column LIKE pattern for any pattern (e.g. '%green%'): the most common values are matched
+/// exactly; for the other rows the share of histogram bounds that match stands in for a sample
+/// (equi-depth bounds are spread like the data). kDefaultLikeSelectivity when the column is not
+/// text or has too few bounds to judge.
+double like_pattern_selectivity(const ColumnStatistics& cs, const std::string& pattern);
+
 /// column IS NULL.
 double null_selectivity(const ColumnStatistics& cs);
 /// column IS NOT NULL.

@@ -34,6 +34,13 @@ TEST(CardinalityModelTest, RangeAndEqualityUseColumnStatistics) {
   expect_within(counted("part WHERE p_type LIKE 'PROMO%'"), 1.5, "LIKE prefix");
 }
 
+TEST(CardinalityModelTest, InfixAndSuffixLikeUseHistogramBounds) {
+  // Not a range: matched against the most common values and the histogram bounds.
+  expect_within(counted("part WHERE p_name LIKE '%green%'"), 2, "LIKE infix");
+  expect_within(counted("part WHERE p_type LIKE '%BRASS'"), 1.5, "LIKE suffix");
+  expect_within(counted("part WHERE p_type NOT LIKE '%BRASS'"), 1.5, "NOT LIKE suffix");
+}
+
 TEST(CardinalityModelTest, EquiJoinsUseContainment) {
   expect_within(counted("orders, lineitem WHERE o_orderkey = l_orderkey"), 1.5, "orders join lineitem");
   expect_within(counted("customer, nation WHERE c_nationkey = n_nationkey"), 1.5, "customer join nation");
