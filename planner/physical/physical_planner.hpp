@@ -38,6 +38,8 @@ class PhysicalPlanner {
   /// Plans a materialized CTE's body: its rows stay where they are produced (no gather).
   PhysicalPtr plan_cte(const LogicalOperator& root) { return plan_node(root); }
   const std::vector<PhysicalLink>& links() const { return links_; }
+  /// The cost model's parameters for this plan (workers, memory budget): the ones it chose by.
+  CostModelOptions cost_options() const;
 
  private:
   /// `limit_hint` >= 0: a LIMIT (plus offset) sits above `op` with only projections between, so a scan may stop
@@ -53,7 +55,6 @@ class PhysicalPlanner {
   PhysicalPtr exchange(PhysicalPtr child, ExchangeKind kind, std::vector<ColumnId> keys = {}, int buckets = 0);
   PhysicalPtr gather_if_needed(PhysicalPtr child);
   bool fits_broadcast(const PhysicalOperator& build) const;
-  CostModelOptions cost_options() const;
   template <class T>
   std::unique_ptr<T> make(const LogicalOperator* from) {
     auto p = std::make_unique<T>(ctx_.next_node_id());

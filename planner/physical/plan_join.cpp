@@ -210,20 +210,10 @@ PhysicalPtr PhysicalPlanner::plan_join(const LogicalOperator& op) {
     hj->join_distribution = JoinDistribution::Reference;
   } else if (colocated(P, pkeys, B, bkeys)) {
     hj->join_distribution = JoinDistribution::Colocated;
-  } else if (!options_.cost_based) {
-    // The foundation planner: broadcast a small build side, else repartition both sides.
-    if (!needs_partitioned &&
-        (type == JoinType::NullAwareAnti || B.kind == StreamDistribution::Single || fits_broadcast(*build))) {
-      build = exchange(std::move(build), ExchangeKind::Broadcast);
-      hj->join_distribution = JoinDistribution::Broadcast;
-    } else {
-      if (!partitioned_on_keys(P, pkeys)) probe = exchange(std::move(probe), ExchangeKind::Repartition, pkeys);
-      if (!partitioned_on_keys(B, bkeys)) build = exchange(std::move(build), ExchangeKind::Repartition, bkeys);
-      hj->join_distribution = JoinDistribution::Partitioned;
-      out = Distribution::hashed(pkeys, options_.workers);
-    }
   } else {
-    // Price every way of bringing matching rows together and take the cheapest:
+    // Broadcast the build side, or repartition. The foundation planner broadcasts a small build
+    // side and otherwise repartitions both sides; the cost-based planner prices every way of
+    // bringing matching rows together and takes the cheapest:
     //   broadcast   the build side copied to every worker (only if the copies fit the budget
     //               with margin; forced for NOT IN, which needs every build row everywhere, and
     //               for a single-worker build side);
@@ -233,27 +223,29 @@ PhysicalPtr PhysicalPlanner::plan_join(const LogicalOperator& op) {
     //   both        both sides repartitioned on the keys, one bucket per worker (a side already
     //               so partitioned stays).
     // FULL OUTER cannot broadcast. Costs: physical_cost.hpp.
-    const CostModelOptions o = cost_options();
-    const double inf = std::numeric_limits<double>::infinity();
-    const double p = std::max(0.0, probe->estimated_rows), b = std::max(0.0, build->estimated_rows);
-    const double pw = row_width(probe->outputs, ctx_), bw = row_width(build->outputs, ctx_);
-    const double out_rows = std::max(0.0, op.estimated_rows);
-    auto repartition = [&](double rows, double width) { return exchange_cost(ExchangeKind::Repartition, rows, width, o).total; };
-    const double join_local = hash_join_cost(p, b, out_rows, bw, false, o).total;
     const bool forced_broadcast = type == JoinType::NullAwareAnti || B.kind == StreamDistribution::Single;
+    const bool may_broadcast = !needs_partitioned && (forced_broadcast || fits_broadcast(*build));
     enum Way { Broadcast, ToProbe, ToBuild, Both };
-    double cost[4] = {inf, inf, inf, inf};
-    if (!needs_partitioned && (forced_broadcast || fits_broadcast(*build)))
-      cost[Broadcast] = exchange_cost(ExchangeKind::Broadcast, b, bw, o).total + hash_join_cost(p, b, out_rows, bw, true, o).total;
+    Way way = may_broadcast && (forced_broadcast || !options_.cost_based) ? Broadcast : Both;
     std::vector<size_t> ppos, bpos;
-    if (!forced_broadcast && key_positions(P, pkeys, ppos)) cost[ToProbe] = repartition(b, bw) + join_local;
-    if (!forced_broadcast && key_positions(B, bkeys, bpos)) cost[ToBuild] = repartition(p, pw) + join_local;
-    if (!forced_broadcast)
+    if (options_.cost_based && !forced_broadcast) {
+      const CostModelOptions o = cost_options();
+      const double inf = std::numeric_limits<double>::infinity();
+      const double p = std::max(0.0, probe->estimated_rows), b = std::max(0.0, build->estimated_rows);
+      const double pw = row_width(probe->outputs, ctx_), bw = row_width(build->outputs, ctx_);
+      const double out_rows = std::max(0.0, op.estimated_rows);
+      auto repartition = [&](double rows, double width) { return exchange_cost(ExchangeKind::Repartition, rows, width, o).total; };
+      const double join_local = hash_join_cost(p, b, out_rows, bw, false, o).total;
+      double cost[4] = {inf, inf, inf, inf};
+      if (may_broadcast)
+        cost[Broadcast] = exchange_cost(ExchangeKind::Broadcast, b, bw, o).total + hash_join_cost(p, b, out_rows, bw, true, o).total;
+      if (key_positions(P, pkeys, ppos)) cost[ToProbe] = repartition(b, bw) + join_local;
+      if (key_positions(B, bkeys, bpos)) cost[ToBuild] = repartition(p, pw) + join_local;
       cost[Both] = (partitioned_on_keys(P, pkeys) ? 0 : repartition(p, pw)) +
                    (partitioned_on_keys(B, bkeys) ? 0 : repartition(b, bw)) + join_local;
-    Way way = forced_broadcast ? Broadcast : Both;
-    for (Way w : {Broadcast, ToProbe, ToBuild})
-      if (cost[w] < cost[way]) way = w;
+      for (Way w : {Broadcast, ToProbe, ToBuild})
+        if (cost[w] < cost[way]) way = w;
+    }
     auto pick = [](const std::vector<ColumnId>& keys, const std::vector<size_t>& pos) {
       std::vector<ColumnId> out;
       for (size_t i : pos) out.push_back(keys[i]);

@@ -80,9 +80,7 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
   for (auto& c : cq->ctes) c.physical = planner.plan_cte(*c.logical);
   cq->physical = planner.plan(*cq->logical);
   cq->physical_links = planner.links();
-  CostModelOptions costs;
-  costs.workers = opts.workers;
-  costs.memory_limit = opts.memory_limit;
+  const CostModelOptions costs = planner.cost_options();
   for (auto& c : cq->ctes) annotate_costs(*c.physical, cq->ctx, costs);
   annotate_costs(*cq->physical, cq->ctx, costs);
   cq->signer = std::make_unique<PlanSigner>(cq->ctx);

@@ -48,10 +48,14 @@ std::shared_ptr<StatisticsCache::Slot> StatisticsCache::slot_for(const std::stri
   return entry;
 }
 
+namespace {
+/// Only columnar tables hold the buckets analyze_table reads. Another connector's table (e.g. SQLite) gets no
+/// statistics rather than "0 rows": the cardinality model then uses fixed selectivities over its row count.
+bool analyzable(const Table& table) { return table.def.connector == "columnar"; }
+}  // namespace
+
 std::shared_ptr<const TableStatistics> StatisticsCache::get(const Table& table) {
-  // A connector table (e.g. SQLite) holds no columnar buckets to analyze: no statistics rather than "0 rows"
-  // (the cardinality model then uses its fixed selectivities over the connector's row count).
-  if (table.buckets.empty() && table.row_count > 0) return nullptr;
+  if (!analyzable(table)) return nullptr;
   std::shared_ptr<Slot> slot = slot_for(table.def.name);
   // The slot lock serializes analyses of one table without blocking lookups of the others.
   std::lock_guard<std::mutex> lock(slot->mu);
@@ -61,7 +65,7 @@ std::shared_ptr<const TableStatistics> StatisticsCache::get(const Table& table) 
 }
 
 std::shared_ptr<const TableStatistics> StatisticsCache::refresh(const Table& table) {
-  if (table.buckets.empty() && table.row_count > 0) return nullptr;  // a connector table, as in get()
+  if (!analyzable(table)) return nullptr;
   std::shared_ptr<Slot> slot = slot_for(table.def.name);
   std::lock_guard<std::mutex> lock(slot->mu);
   return slot->stats = analyze(table);
