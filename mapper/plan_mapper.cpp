@@ -1,6 +1,7 @@
 #include "mapper/plan_mapper.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -48,30 +49,77 @@ std::array<char, 32> hex_of(uint64_t hi, uint64_t lo) {
 
 }  // namespace
 
-void PlanMapper::reserve(size_t entities, size_t links) {
+void PlanMapper::reserve(size_t entities, size_t links, size_t signatures) {
   entities_.reserve(entities);
   uf_.reserve(entities);
   min_member_.reserve(entities);
   schema_holder_.reserve(entities);
-  schema_pool_.reserve(4 * entities);
   links_.reserve(links);
-  if (signature_table_.size() < 2 * entities) {
+  signatures = std::min(signatures, entities);
+  signature_keys_.reserve(signatures);
+  signature_entity_.reserve(signatures);
+  if (signature_table_.size() < 2 * signatures) {
     size_t n = 64;
-    while (n < 2 * entities) n *= 2;
+    while (n < 2 * signatures) n *= 2;
     std::vector<SignatureSlot> old = std::move(signature_table_);
     signature_table_.assign(n, SignatureSlot{});
     signature_count_ = 0;
     for (const SignatureSlot& s : old)
-      if (s.id != kNone) insert_signature_id(s.key, s.id);
+      if (s.key != kNone) insert_signature_id(signature_keys_[s.key], signature_entity_[s.key]);
   }
 }
 
-PlanMapper::TypeNameId PlanMapper::intern_type_name(std::string_view name) {
-  if (auto it = type_name_ids_.find(name); it != type_name_ids_.end()) return it->second;
-  auto id = static_cast<TypeNameId>(type_names_.size());
-  type_names_.emplace_back(name);
-  type_name_ids_.emplace(std::string(name), id);
-  return id;
+uint32_t PlanMapper::intern(std::vector<std::string>& names, std::string_view text) {
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == text) return static_cast<uint32_t>(i);
+  names.emplace_back(text);
+  return static_cast<uint32_t>(names.size() - 1);
+}
+
+PlanMapper::TypeNameId PlanMapper::intern_type_name(std::string_view name) { return intern(type_names_, name); }
+
+namespace {
+uint64_t schema_hash(std::span<const PlanMapper::TypeNameId> types) {
+  uint64_t h = 0x9E3779B97F4A7C15ULL ^ types.size();
+  for (PlanMapper::TypeNameId t : types) {
+    h = (h ^ t) * 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 29;
+  }
+  return h;
+}
+}  // namespace
+
+PlanMapper::SchemaId PlanMapper::intern_schema(std::span<const TypeNameId> types) {
+  if (types.empty()) return kUnknownSchema;
+  for (TypeNameId t : types)
+    if (t >= type_names_.size()) throw std::out_of_range(fmt::format("unknown type name id {}", t));
+  const uint64_t h = schema_hash(types);
+  auto equal = [&](uint32_t id) {
+    const SchemaSpan& s = schemas_[id];
+    return s.size == types.size() && std::equal(types.begin(), types.end(), schema_pool_.begin() + s.offset);
+  };
+  if (2 * schemas_.size() >= schema_table_.size()) {
+    // Grow at half load (the table holds schemas_.size() - 1 ids): rehash every schema.
+    std::vector<uint32_t> table(std::bit_ceil(std::max<size_t>(32, 4 * schemas_.size())), 0);
+    const size_t mask = table.size() - 1;
+    for (uint32_t id = 1; id < schemas_.size(); ++id) {
+      size_t k = schema_hash(std::span(schema_pool_).subspan(schemas_[id].offset, schemas_[id].size)) & mask;
+      while (table[k]) k = (k + 1) & mask;
+      table[k] = id;
+    }
+    schema_table_ = std::move(table);
+  }
+  const size_t mask = schema_table_.size() - 1;
+  size_t k = h & mask;
+  for (; schema_table_[k]; k = (k + 1) & mask)
+    if (equal(schema_table_[k])) return SchemaId{schema_table_[k]};
+  if (schema_pool_.size() + types.size() > std::numeric_limits<uint32_t>::max())
+    throw std::length_error("PlanMapper: too many schema columns");
+  auto id = static_cast<uint32_t>(schemas_.size());
+  schemas_.push_back(SchemaSpan{static_cast<uint32_t>(schema_pool_.size()), static_cast<uint32_t>(types.size())});
+  schema_pool_.insert(schema_pool_.end(), types.begin(), types.end());
+  schema_table_[k] = id;
+  return SchemaId{id};
 }
 
 EntityId PlanMapper::add(EntityKind kind, std::string label, std::vector<std::string> schema) {
@@ -80,34 +128,38 @@ EntityId PlanMapper::add(EntityKind kind, std::string label, std::vector<std::st
   return add_with_types(kind, std::move(label), type_scratch_);
 }
 
-EntityId PlanMapper::push_entity(EntityKind kind, std::span<const TypeNameId> schema) {
-  for (TypeNameId t : schema)
-    if (t >= type_names_.size()) throw std::out_of_range(fmt::format("unknown type name id {}", t));
-  if (schema_pool_.size() + schema.size() > std::numeric_limits<uint32_t>::max())
-    throw std::length_error("PlanMapper: too many schema columns");
+EntityId PlanMapper::push_entity(EntityKind kind, SchemaId schema) {
+  if (schema.value >= schemas_.size()) throw std::out_of_range(fmt::format("unknown schema id {}", schema.value));
   EntityId id = uf_.add();
   EntityRecord& e = entities_.emplace_back();
   e.kind = kind;
-  e.schema_offset = static_cast<uint32_t>(schema_pool_.size());
-  e.schema_size = static_cast<uint32_t>(schema.size());
-  e.key = kNone;
-  schema_pool_.insert(schema_pool_.end(), schema.begin(), schema.end());
+  e.schema = schema.value;
   min_member_.push_back(id);
-  schema_holder_.push_back(schema.empty() ? kNone : id);
+  schema_holder_.push_back(schema == kUnknownSchema ? kNone : id);
   index_.valid = false;
   return id;
 }
 
 EntityId PlanMapper::add_with_types(EntityKind kind, std::string label, std::span<const TypeNameId> schema) {
+  return add_with_schema(kind, std::move(label), intern_schema(schema));
+}
+
+EntityId PlanMapper::add_with_schema(EntityKind kind, std::string label, SchemaId schema) {
   EntityId id = push_entity(kind, schema);
-  entities_[id].label = std::move(label);
+  if (!label.empty()) {
+    if (labels_.size() <= id) labels_.resize(id + 1);
+    labels_[id] = std::move(label);
+  }
   return id;
 }
 
 EntityId PlanMapper::add_numbered(EntityKind kind, const char* prefix, int64_t number, const char* suffix,
                                   std::span<const TypeNameId> schema) {
   EntityId id = add_numbered(kind, prefix, number, schema);
-  entities_[id].lazy_suffix = suffix;
+  if (suffix && *suffix) {
+    entities_[id].has_suffix = true;
+    suffixes_.emplace_back(id, suffix);
+  }
   return id;
 }
 
@@ -123,22 +175,36 @@ std::string_view PlanMapper::signature_hex(uint32_t key) const {
 }
 
 EntityId PlanMapper::add_numbered(EntityKind kind, const char* prefix, int64_t number, std::span<const TypeNameId> schema) {
+  return add_numbered(kind, prefix, number, intern_schema(schema));
+}
+
+EntityId PlanMapper::add_numbered(EntityKind kind, const char* prefix, int64_t number, SchemaId schema) {
   EntityId id = push_entity(kind, schema);
-  entities_[id].lazy_prefix = prefix;
+  entities_[id].prefix = prefix;
   entities_[id].number = number;
   return id;
 }
 
-const std::string& PlanMapper::label_text(const EntityRecord& e) const {
-  if (e.lazy_prefix) {
+const std::string& PlanMapper::label_text(EntityId id) const {
+  static const std::string none;
+  const EntityRecord& e = entities_[id];
+  if (e.prefix) {
+    if (labels_.size() <= id) labels_.resize(entities_.size());
+    std::string& label = labels_[id];
     if (e.key != kNone) {
-      e.label.assign(e.lazy_prefix).append(signature_hex(e.key));
+      label.assign(e.prefix).append(signature_hex(e.key));
     } else {
-      e.label = fmt::format("{} #{}{}", e.lazy_prefix, e.number, e.lazy_suffix ? e.lazy_suffix : "");
+      const char* suffix = "";
+      if (e.has_suffix) {
+        auto it = std::lower_bound(suffixes_.begin(), suffixes_.end(), std::pair<EntityId, const char*>(id, nullptr),
+                                   [](const auto& x, const auto& y) { return x.first < y.first; });
+        suffix = it->second;
+      }
+      label = fmt::format("{} #{}{}", e.prefix, e.number, suffix);
     }
-    e.lazy_prefix = nullptr;
+    e.prefix = nullptr;
   }
-  return e.label;
+  return id < labels_.size() ? labels_[id] : none;
 }
 
 EntityId PlanMapper::signature(std::string_view hex, std::string label) {
@@ -156,12 +222,16 @@ EntityId PlanMapper::signature(uint64_t hi, uint64_t lo, const char* label_prefi
 }
 
 EntityId PlanMapper::add_signature(SignatureKey key, std::string label, const char* lazy_prefix) {
-  EntityId id = push_entity(EntityKind::Signature, {});
+  EntityId id = push_entity(EntityKind::Signature, kUnknownSchema);
   EntityRecord& e = entities_[id];
   e.key = static_cast<uint32_t>(signature_keys_.size());
-  e.label = std::move(label);
-  e.lazy_prefix = lazy_prefix;
+  e.prefix = lazy_prefix;
+  if (!label.empty()) {
+    if (labels_.size() <= id) labels_.resize(id + 1);
+    labels_[id] = std::move(label);
+  }
   signature_keys_.push_back(key);
+  signature_entity_.push_back(id);
   insert_signature_id(key, id);
   return id;
 }
@@ -182,10 +252,11 @@ size_t slot_of(uint64_t hi, uint64_t lo, size_t mask) {
 EntityId PlanMapper::find_signature_id(SignatureKey key) const {
   if (signature_table_.empty()) return kNone;
   const size_t mask = signature_table_.size() - 1;
+  const auto tag = static_cast<uint32_t>(key.hi);
   for (size_t i = slot_of(key.hi, key.lo, mask);; i = (i + 1) & mask) {
     const SignatureSlot& s = signature_table_[i];
-    if (s.id == kNone) return kNone;
-    if (s.key == key) return s.id;
+    if (s.key == kNone) return kNone;
+    if (s.tag == tag && signature_keys_[s.key] == key) return signature_entity_[s.key];
   }
 }
 
@@ -196,12 +267,12 @@ void PlanMapper::insert_signature_id(SignatureKey key, EntityId id) {
     signature_table_.assign(std::max<size_t>(64, old.size() * 2), SignatureSlot{});
     signature_count_ = 0;
     for (const SignatureSlot& s : old)
-      if (s.id != kNone) insert_signature_id(s.key, s.id);
+      if (s.key != kNone) insert_signature_id(signature_keys_[s.key], signature_entity_[s.key]);
   }
   const size_t mask = signature_table_.size() - 1;
   size_t i = slot_of(key.hi, key.lo, mask);
-  while (signature_table_[i].id != kNone) i = (i + 1) & mask;
-  signature_table_[i] = SignatureSlot{key, id};
+  while (signature_table_[i].key != kNone) i = (i + 1) & mask;
+  signature_table_[i] = SignatureSlot{entities_[id].key, static_cast<uint32_t>(key.hi)};
   ++signature_count_;
 }
 
@@ -225,8 +296,8 @@ LinkResult PlanMapper::link(EntityId a, EntityId b, StageId stage) {
   if (holder_a != kNone && holder_b != kNone && !same_schema(holder_a, holder_b)) {
     std::string reason = fmt::format("schema mismatch: #{} '{}' is in a group with output {} (from #{}), #{} '{}' in a "
                                      "group with output {} (from #{})",
-                                     a, label_text(entities_[a]), schema_text_of(schema_text(holder_a)),
-                                     holder_a, b, label_text(entities_[b]),
+                                     a, label_text(a), schema_text_of(schema_text(holder_a)),
+                                     holder_a, b, label_text(b),
                                      schema_text_of(schema_text(holder_b)), holder_b);
     RefusedLink refused{a, b, stages_[stage], std::move(reason)};
     refused_.push_back(refused);
@@ -272,7 +343,7 @@ EntityView PlanMapper::entity(EntityId id) const {
   const EntityRecord& e = at(id);
   std::string_view key =
       e.key == kNone ? std::string_view() : signature_hex(e.key);
-  return EntityView{id, e.kind, label_text(e), schema_text(id), key};
+  return EntityView{id, e.kind, label_text(id), schema_text(id), key};
 }
 
 std::optional<StatsRecord> PlanMapper::stats_record(EntityId id) const {
@@ -362,37 +433,28 @@ GroupId PlanMapper::check_group(GroupId group) const {
 
 const std::vector<std::string>& PlanMapper::schema_text(EntityId id) const {
   static const std::vector<std::string> unknown;
-  if (id == kNone || entities_[id].schema_size == 0) return unknown;
-  auto [it, inserted] = schema_text_.try_emplace(id);
+  if (id == kNone || entities_[id].schema == 0) return unknown;
+  const uint32_t schema = entities_[id].schema;
+  auto [it, inserted] = schema_text_.try_emplace(schema);
   if (inserted) {
-    const EntityRecord& e = entities_[id];
-    it->second.reserve(e.schema_size);
-    for (uint32_t i = 0; i < e.schema_size; ++i) it->second.push_back(type_names_[schema_pool_[e.schema_offset + i]]);
+    const SchemaSpan& s = schemas_[schema];
+    it->second.reserve(s.size);
+    for (uint32_t i = 0; i < s.size; ++i) it->second.push_back(type_names_[schema_pool_[s.offset + i]]);
   }
   return it->second;
 }
 
-bool PlanMapper::same_schema(EntityId x, EntityId y) const {
-  const EntityRecord& a = entities_[x];
-  const EntityRecord& b = entities_[y];
-  if (a.schema_size != b.schema_size) return false;
-  const TypeNameId* pa = schema_pool_.data() + a.schema_offset;
-  return std::equal(pa, pa + a.schema_size, schema_pool_.data() + b.schema_offset);
-}
+bool PlanMapper::same_schema(EntityId x, EntityId y) const { return entities_[x].schema == entities_[y].schema; }
 
 uint32_t PlanMapper::intern_stage(std::string_view stage) {
   // Links come in bursts from a few stages (a whole bind, a rewrite rule, signature + join set): check the recent
   // ones before hashing.
   for (uint32_t id : recent_stages_)
     if (id != kNone && stages_[id] == stage) return id;
-  auto it = stage_ids_.find(stage);
-  if (it == stage_ids_.end()) {
-    it = stage_ids_.emplace(std::string(stage), static_cast<uint32_t>(stages_.size())).first;
-    stages_.emplace_back(stage);
-  }
-  recent_stages_[next_recent_] = it->second;
+  uint32_t id = intern(stages_, stage);
+  recent_stages_[next_recent_] = id;
   next_recent_ = (next_recent_ + 1) % recent_stages_.size();
-  return it->second;
+  return id;
 }
 
 const PlanMapper::GroupIndex& PlanMapper::index() const {

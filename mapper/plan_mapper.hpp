@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <span>
 #include <string>
@@ -29,6 +30,15 @@ class PlanMapper {
   /// entity. Equal names give equal ids.
   using TypeNameId = uint32_t;
   TypeNameId intern_type_name(std::string_view name);
+  /// An interned schema: a list of type names in column order, equal lists giving equal ids, so comparing two
+  /// entities' schemas is comparing two numbers. kUnknownSchema (the empty list) conflicts with nothing.
+  struct SchemaId {
+    uint32_t value = 0;
+    bool operator==(const SchemaId&) const = default;
+  };
+  static constexpr SchemaId kUnknownSchema{0};
+  /// Throws std::out_of_range for a type name id that was not interned.
+  SchemaId intern_schema(std::span<const TypeNameId> types);
 
   /// Registers an entity; schema = its output column type names (empty = unknown, conflicts with nothing).
   EntityId add(EntityKind kind, std::string label, std::vector<std::string> schema = {});
@@ -41,6 +51,9 @@ class PlanMapper {
   /// The same labelled "<prefix> #<number><suffix>" (`suffix` static text too).
   EntityId add_numbered(EntityKind kind, const char* prefix, int64_t number, const char* suffix,
                         std::span<const TypeNameId> schema = {});
+  /// add_numbered and add_with_types with an interned schema (callers registering many entities of few schemas).
+  EntityId add_numbered(EntityKind kind, const char* prefix, int64_t number, SchemaId schema);
+  EntityId add_with_schema(EntityKind kind, std::string label, SchemaId schema);
 
   /// The Signature entity for `hex` (32 hex digits, any case), created on first use: signatures are interned by
   /// value, so the same hex always returns the same entity (keeping its first label). `label` defaults to "sig <hex>".
@@ -58,8 +71,9 @@ class PlanMapper {
   /// link() with a stage from stage_id().
   LinkResult link(EntityId a, EntityId b, StageId stage);
 
-  /// Pre-allocates room for `entities` entities and `links` links.
-  void reserve(size_t entities, size_t links);
+  /// Pre-allocates room for `entities` entities (at most `signatures` of them signatures; default: any) and `links`
+  /// links.
+  void reserve(size_t entities, size_t links, size_t signatures = SIZE_MAX);
 
   /// Strict mode (tests): a refused link throws MapperConflict (it is still recorded first).
   void set_strict(bool strict) { strict_ = strict; }
@@ -79,7 +93,7 @@ class PlanMapper {
   /// All facts about one entity.
   EntityView entity(EntityId id) const;
   EntityKind kind(EntityId id) const { return at(id).kind; }
-  const std::string& label(EntityId id) const { return label_text(at(id)); }
+  const std::string& label(EntityId id) const { return label_text(check(id)); }
   /// Output column types; empty = unknown.
   const std::vector<std::string>& schema(EntityId id) const { return schema_text(check(id)); }
   /// The stats record of a Stats entity made by attach_stats, else nullopt.
@@ -122,17 +136,18 @@ class PlanMapper {
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
 
+  // 32 bytes: entities are made by the hundred per query, so their records stay small and the label text is built
+  // only when read (labels_).
   struct EntityRecord {
-    EntityKind kind;
-    uint32_t schema_offset;  // the schema: schema_pool_[schema_offset, + schema_size); size 0 = unknown
-    uint32_t schema_size;
-    uint32_t key;     // index into signature_keys_ for signatures, else kNone
-    // Label not built yet (lazy_prefix != nullptr): lazy_prefix + hex key for signatures, else
-    // lazy_prefix + " #" + number + lazy_suffix. Built (and the prefix cleared) by label_text on first read.
-    mutable const char* lazy_prefix = nullptr;
-    const char* lazy_suffix = nullptr;
+    // Label not built yet (prefix != nullptr): prefix + hex key for signatures, else prefix + " #" + number and the
+    // entity's suffix (suffixes_). Built into labels_ (and the prefix cleared) by label_text on first read. nullptr:
+    // the label is labels_[id] (empty if labels_ is shorter).
+    mutable const char* prefix = nullptr;
     int64_t number = 0;
-    mutable std::string label;
+    uint32_t schema = 0;         // index into schemas_; 0 = unknown
+    uint32_t key = kNone;        // index into signature_keys_ for signatures, else kNone
+    EntityKind kind{};
+    bool has_suffix = false;     // a numbered label with a suffix in suffixes_
   };
   struct LinkRecord {
     EntityId a;
@@ -151,19 +166,16 @@ class PlanMapper {
     uint64_t hi, lo;
     bool operator==(const SignatureKey&) const = default;
   };
-  // Signature interning: open addressing over a power-of-two table (no node per signature).
+  // Signature interning: open addressing over a power-of-two table of 8-byte slots (no node per signature); the
+  // tag (low half of key.hi) settles almost every probe without reading signature_keys_.
   struct SignatureSlot {
-    SignatureKey key;
-    EntityId id = kNone;  // kNone = empty
+    uint32_t key = kNone;  // index into signature_keys_; kNone = empty
+    uint32_t tag = 0;
   };
-  // Transparent hashing: string_view lookups without building a std::string.
-  struct StringHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-  };
-  using StringIds = std::unordered_map<std::string, uint32_t, StringHash, std::equal_to<>>;
 
   const EntityRecord& at(EntityId id) const { return entities_[check(id)]; }
+  /// Index of `text` in `names`, appended if new (a handful of distinct names per mapper: a linear scan).
+  static uint32_t intern(std::vector<std::string>& names, std::string_view text);
   EntityId check(EntityId id) const {
     if (id >= entities_.size()) [[unlikely]] throw_unknown_entity(id);
     return id;
@@ -175,8 +187,8 @@ class PlanMapper {
   EntityId add_signature(SignatureKey key, std::string label, const char* lazy_prefix);
   EntityId find_signature_id(SignatureKey key) const;
   void insert_signature_id(SignatureKey key, EntityId id);
-  EntityId push_entity(EntityKind kind, std::span<const TypeNameId> schema);
-  const std::string& label_text(const EntityRecord& e) const;
+  EntityId push_entity(EntityKind kind, SchemaId schema);
+  const std::string& label_text(EntityId id) const;
   const GroupIndex& index() const;
   GroupId check_group(GroupId group) const;
 
@@ -186,16 +198,26 @@ class PlanMapper {
   std::vector<EntityId> schema_holder_;  // per root: first member with a known schema, or kNone
 
   std::vector<std::string> type_names_;  // by TypeNameId
-  StringIds type_name_ids_;
-  std::vector<TypeNameId> schema_pool_;  // every entity's schema, back to back
+  // Interned schemas: schemas_[id] = {offset, size} in schema_pool_ (id 0: the empty, unknown schema), found by
+  // content through an open-addressing table of ids (0 = empty slot).
+  struct SchemaSpan {
+    uint32_t offset, size;
+  };
+  std::vector<TypeNameId> schema_pool_;
+  std::vector<SchemaSpan> schemas_{SchemaSpan{0, 0}};
+  std::vector<uint32_t> schema_table_;
   std::vector<TypeNameId> type_scratch_;
   // Schemas as text, built per entity when first asked for (node-based: references stay valid).
-  mutable std::unordered_map<EntityId, std::vector<std::string>> schema_text_;
+  mutable std::unordered_map<uint32_t, std::vector<std::string>> schema_text_;  // by schema id
   std::vector<std::string> stages_;
-  StringIds stage_ids_;
   std::array<uint32_t, 4> recent_stages_{kNone, kNone, kNone, kNone};  // links come in bursts of a few stages
   uint32_t next_recent_ = 0;
   std::vector<SignatureKey> signature_keys_;
+  std::vector<EntityId> signature_entity_;  // by signature key index
+  // By entity id: explicit labels and built lazy ones; may be shorter. A deque: growing it keeps the references
+  // label() returned valid.
+  mutable std::deque<std::string> labels_;
+  std::vector<std::pair<EntityId, const char*>> suffixes_;  // label suffixes, ascending by entity id
   // Lowercase hex of each signature key, spelled when first asked for ([32] != 0 once spelled).
   mutable std::vector<std::array<char, 33>> signature_hex_;
   std::string_view signature_hex(uint32_t key) const;

@@ -12,67 +12,114 @@ namespace hindsight {
 namespace {
 
 /// Output types as a sorted list (join algorithms may put the same columns in another order), as
-/// the mapper's interned type names: each distinct type is spelled and interned once per mapping,
-/// each column's type looked up once, and an operator's schema is its columns counted per type
-/// and listed in the order of the type names.
+/// the mapper's interned schemas. Every column's type is looked up once, in one sequential pass
+/// over the query's columns; an operator's schema is its columns counted per type. With at most 8
+/// distinct types and fewer than 256 columns of each, those counts packed into one 64-bit word
+/// name the schema exactly, and operators of an already seen schema cost one table probe.
 class SchemaLister {
  public:
-  explicit SchemaLister(const PlanContext& ctx, mapper::PlanMapper& pm) : ctx_(ctx), pm_(pm) {
-    type_of_column_.assign(ctx.column_count(), kUnknown);
+  SchemaLister(const PlanContext& ctx, mapper::PlanMapper& pm) : ctx_(ctx), pm_(pm) {
+    type_of_column_.resize(ctx.column_count());
+    for (size_t c = 0; c < type_of_column_.size(); ++c) type_of_column_[c] = known(ctx.column(static_cast<ColumnId>(c)).type);
   }
 
-  std::span<const mapper::PlanMapper::TypeNameId> operator()(const std::vector<ColumnId>& outputs) {
-    for (ColumnId c : outputs) {
-      uint8_t k = c < type_of_column_.size() ? type_of_column_[c] : kUnknown;
-      if (k == kUnknown) [[unlikely]] k = known_type(c);
-      ++count_[k];
+  mapper::PlanMapper::SchemaId operator()(const std::vector<ColumnId>& outputs) {
+    for (ColumnId c : outputs) ++count_[c < type_of_column_.size() ? type_of_column_[c] : known_type(c)];
+    uint64_t packed = 0;
+    bool fits = known_.size() <= 8;
+    for (size_t k = 0; k < known_.size() && fits; ++k) {
+      fits = count_[k] < 256;
+      packed |= static_cast<uint64_t>(count_[k]) << (8 * k);
     }
-    ids_.clear();
-    for (uint8_t k : by_name_) {
-      for (uint32_t n = count_[k]; n > 0; --n) ids_.push_back(known_[k].id);
-      count_[k] = 0;
+    if (!fits) return intern_counted();
+    // Open addressing over packed counts (packed == 0 is the empty schema, never stored).
+    if (packed == 0) return mapper::PlanMapper::kUnknownSchema;
+    if (2 * (cached_ + 1) > cache_.size()) grow_cache();
+    const size_t mask = cache_.size() - 1;
+    size_t i = mix(packed) & mask;
+    for (; cache_[i].packed != 0; i = (i + 1) & mask) {
+      if (cache_[i].packed == packed) {
+        std::fill(count_.begin(), count_.end(), 0);
+        return cache_[i].schema;
+      }
     }
-    return ids_;
+    mapper::PlanMapper::SchemaId id = intern_counted();
+    cache_[i] = CacheSlot{packed, id};
+    ++cached_;
+    return id;
   }
 
  private:
-  static constexpr uint8_t kUnknown = 0xFF;
   struct Known {
     DataType type;
     std::string name;
     mapper::PlanMapper::TypeNameId id;
   };
+  struct CacheSlot {
+    uint64_t packed = 0;
+    mapper::PlanMapper::SchemaId schema;
+  };
 
-  /// Index of column c's type in known_.
-  uint8_t known_type(ColumnId c) {
+  static uint64_t mix(uint64_t x) {
+    x ^= x >> 31;
+    x *= 0x9E3779B97F4A7C15ULL;
+    return x ^ (x >> 29);
+  }
+
+  /// The schema of the counted columns, interned by the mapper; resets the counts.
+  mapper::PlanMapper::SchemaId intern_counted() {
+    ids_.clear();
+    for (uint32_t k : by_name_) {
+      for (uint32_t n = count_[k]; n > 0; --n) ids_.push_back(known_[k].id);
+      count_[k] = 0;
+    }
+    return pm_.intern_schema(ids_);
+  }
+
+  void grow_cache() {
+    std::vector<CacheSlot> old = std::move(cache_);
+    cache_.assign(std::max<size_t>(64, 2 * old.size()), CacheSlot{});
+    const size_t mask = cache_.size() - 1;
+    for (const CacheSlot& s : old) {
+      if (s.packed == 0) continue;
+      size_t i = mix(s.packed) & mask;
+      while (cache_[i].packed != 0) i = (i + 1) & mask;
+      cache_[i] = s;
+    }
+  }
+
+  /// Index of column c's type in known_ (a column added after construction).
+  uint32_t known_type(ColumnId c) {
     if (c >= type_of_column_.size()) type_of_column_.resize(std::max<size_t>(c + 1, ctx_.column_count()), kUnknown);
-    uint8_t& k = type_of_column_[c];
+    uint32_t& k = type_of_column_[c];
     if (k == kUnknown) k = known(ctx_.column(c).type);
     return k;
   }
 
-  uint8_t known(const DataType& t) {
+  uint32_t known(const DataType& t) {
     for (size_t i = 0; i < known_.size(); ++i) {
       const DataType& k = known_[i].type;
-      if (k.id == t.id && k.precision == t.precision && k.scale == t.scale) return static_cast<uint8_t>(i);
+      if (k.id == t.id && k.precision == t.precision && k.scale == t.scale) return static_cast<uint32_t>(i);
     }
-    if (known_.size() == kUnknown) throw std::length_error("map_query: too many distinct column types");
     std::string name = t.to_string();
     mapper::PlanMapper::TypeNameId id = pm_.intern_type_name(name);
     known_.push_back(Known{t, std::move(name), id});
     count_.push_back(0);
-    by_name_.push_back(static_cast<uint8_t>(known_.size() - 1));
-    std::sort(by_name_.begin(), by_name_.end(), [&](uint8_t a, uint8_t b) { return known_[a].name < known_[b].name; });
-    return static_cast<uint8_t>(known_.size() - 1);
+    by_name_.push_back(static_cast<uint32_t>(known_.size() - 1));
+    std::sort(by_name_.begin(), by_name_.end(), [&](uint32_t a, uint32_t b) { return known_[a].name < known_[b].name; });
+    return static_cast<uint32_t>(known_.size() - 1);
   }
 
+  static constexpr uint32_t kUnknown = UINT32_MAX;
   const PlanContext& ctx_;
   mapper::PlanMapper& pm_;
   std::vector<Known> known_;
-  std::vector<uint8_t> by_name_;        // indices into known_, in type-name order
-  std::vector<uint32_t> count_;         // per known type: columns of the operator being listed
-  std::vector<uint8_t> type_of_column_;  // per column id: index into known_, or kUnknown
+  std::vector<uint32_t> by_name_;          // indices into known_, in type-name order
+  std::vector<uint32_t> count_;            // per known type: columns of the operator being listed
+  std::vector<uint32_t> type_of_column_;   // per column id: index into known_, or kUnknown
   std::vector<mapper::PlanMapper::TypeNameId> ids_;
+  std::vector<CacheSlot> cache_;           // packed counts -> schema
+  size_t cached_ = 0;
 };
 
 /// "<kind> #<id>", then `suffix`.
@@ -153,7 +200,8 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
     pre_order(*cq.logical, count_logical);
     pre_order(*cq.physical, count_physical);
     const size_t rewrites = cq.rewrite_links.size(), asts = cq.ast_links.size();
-    pm.reserve(3 * operators + asts + 2 * rewrites, 2 * operators + asts + rewrites + cq.physical_links.size());
+    pm.reserve(3 * operators + asts + 2 * rewrites, 2 * operators + asts + rewrites + cq.physical_links.size(),
+               2 * operators);
     m->logical.reserve(max_logical + 1);
     m->physical.reserve(max_physical + 1);
 
@@ -164,14 +212,14 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
       const char* kind = logical_kind_name(op.kind);
       m->logical.insert_or_assign(
           op.id, detailed_labels
-                     ? pm.add_with_types(mapper::EntityKind::Logical, label_of(op, kind, cq.ctx, true), schema_of(op.outputs))
+                     ? pm.add_with_schema(mapper::EntityKind::Logical, label_of(op, kind, cq.ctx, true), schema_of(op.outputs))
                      : pm.add_numbered(mapper::EntityKind::Logical, kind, op.id, schema_of(op.outputs)));
     };
     auto add_physical = [&](const PhysicalOperator& op) {
       const char* kind = physical_op_name(op.kind);
       m->physical.insert_or_assign(
           op.id, detailed_labels
-                     ? pm.add_with_types(mapper::EntityKind::Physical, label_of(op, kind, cq.ctx, true), schema_of(op.outputs))
+                     ? pm.add_with_schema(mapper::EntityKind::Physical, label_of(op, kind, cq.ctx, true), schema_of(op.outputs))
                      : pm.add_numbered(mapper::EntityKind::Physical, kind, op.id, schema_of(op.outputs)));
     };
     for (auto& c : cq.ctes) pre_order(*c.logical, add_logical);
@@ -197,10 +245,16 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
       pm.link(it->second, logical_entity(l.node), bind);
     }
     // rewrite: replaced -> replacement.
+    // A few rules make many links: one interned stage per rule name.
+    std::vector<std::pair<std::string_view, mapper::PlanMapper::StageId>> rule_stages;
     std::string stage;
     for (auto& r : cq.rewrite_links) {
-      stage.assign("rewrite:").append(r.rule);
-      pm.link(logical_entity(r.before), logical_entity(r.after), stage);
+      auto it = std::find_if(rule_stages.begin(), rule_stages.end(), [&](const auto& rs) { return rs.first == r.rule; });
+      if (it == rule_stages.end()) {
+        stage.assign("rewrite:").append(r.rule);
+        it = rule_stages.insert(rule_stages.end(), {r.rule, pm.stage_id(stage)});
+      }
+      pm.link(logical_entity(r.before), logical_entity(r.after), it->second);
     }
     // physical: logical -> physical.
     for (auto& p : cq.physical_links)

@@ -266,6 +266,38 @@ TEST(PlanMapperTest, TypedSchemasBehaveLikeTextSchemas) {
   EXPECT_THROW(m.add_with_types(EntityKind::Logical, "bad", std::vector<PlanMapper::TypeNameId>{99}), std::out_of_range);
 }
 
+// Labels are built when first read: reading more of them must not move the text of one already read
+// (a refusal reason formats two labels in one call).
+TEST(PlanMapperTest, LabelReferencesStayValidAsMoreLabelsAreBuilt) {
+  PlanMapper m;
+  EntityId first = m.add_numbered(EntityKind::Logical, "Join", 1);
+  const std::string& label = m.label(first);
+  for (int i = 0; i < 1000; ++i) m.label(m.add_numbered(EntityKind::Physical, "Scan", i));
+  EXPECT_EQ(label, "Join #1");
+  EXPECT_EQ(m.label(m.add(EntityKind::Ast, "explicit")), "explicit");
+  EXPECT_EQ(label, "Join #1");
+}
+
+// Schemas are interned: equal type lists are one schema, whichever call registered them.
+TEST(PlanMapperTest, EqualSchemasAreOneInternedSchema) {
+  PlanMapper m;
+  const PlanMapper::TypeNameId i = m.intern_type_name("INT"), v = m.intern_type_name("VARCHAR");
+  const std::vector<PlanMapper::TypeNameId> iv{i, v}, vi{v, i};
+  EXPECT_EQ(m.intern_schema(iv), m.intern_schema(iv));
+  EXPECT_FALSE(m.intern_schema(iv) == m.intern_schema(vi));
+  EXPECT_EQ(m.intern_schema({}), PlanMapper::kUnknownSchema);
+  // Enough distinct schemas to grow the intern table several times; each still finds itself.
+  std::vector<PlanMapper::SchemaId> ids;
+  for (size_t n = 1; n <= 200; ++n) ids.push_back(m.intern_schema(std::vector<PlanMapper::TypeNameId>(n, i)));
+  for (size_t n = 1; n <= 200; ++n) EXPECT_EQ(m.intern_schema(std::vector<PlanMapper::TypeNameId>(n, i)), ids[n - 1]);
+  EntityId a = m.add_numbered(EntityKind::Logical, "A", 1, m.intern_schema(iv));
+  EntityId b = m.add_with_types(EntityKind::Physical, "b", iv);
+  EntityId c = m.add_with_schema(EntityKind::Physical, "c", m.intern_schema(vi));
+  EXPECT_TRUE(m.link(a, b, "physical").accepted());
+  EXPECT_EQ(m.link(a, c, "physical").outcome, LinkOutcome::Refused);
+  EXPECT_THROW(m.add_with_schema(EntityKind::Logical, "bad", PlanMapper::SchemaId{9999}), std::out_of_range);
+}
+
 TEST(PlanMapperTest, StageIdsRecordTheirStage) {
   PlanMapper m;
   EntityId a = m.add(EntityKind::Ast, "a"), b = m.add(EntityKind::Logical, "b"), c = m.add(EntityKind::Physical, "c");
