@@ -1,7 +1,6 @@
 #include "signatures/hash128.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -22,13 +21,6 @@ Signature hash128(std::string_view bytes) {
 }
 
 namespace {
-
-/// Byte-swaps on little-endian hosts: the value whose numeric order is the byte order of v's little-endian bytes
-/// (and back again).
-uint64_t to_big_endian(uint64_t v) {
-  if constexpr (std::endian::native == std::endian::little) return __builtin_bswap64(v);
-  return v;
-}
 
 /// The 'G' token of a signature: tag, hi, lo (8 bytes each, little-endian).
 inline void put_sig_token(char* p, uint64_t hi, uint64_t lo) {
@@ -90,58 +82,69 @@ Signature tree_signature(std::string_view canonical_form, const std::vector<Sign
   return hash128(buf.view());
 }
 
+namespace {
+/// The splitmix64 finalizer: a bijection on 64-bit values.
+uint64_t fmix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+/// sum += {hi, lo} mod 2^128.
+void add128(Signature& sum, uint64_t hi, uint64_t lo) {
+  sum.lo += lo;
+  sum.hi += hi + (sum.lo < lo ? 1 : 0);
+}
+}  // namespace
+
+void JoinSet::add(Signature& sum, uint64_t& count, const Signature& d) {
+  add128(sum, fmix(d.hi), fmix(d.lo));
+  ++count;
+}
+
+void JoinSet::merge(const JoinSet& other) {
+  add128(inputs_, other.inputs_.hi, other.inputs_.lo);
+  add128(predicates_, other.predicates_.hi, other.predicates_.lo);
+  input_count_ += other.input_count_;
+  predicate_count_ += other.predicate_count_;
+}
+
+Signature JoinSet::signature() const {
+  // The documented token sequence (hash128.hpp), written directly (pinned against CanonicalEncoder by the tests).
+  static const std::string prefix = layout_prefix("join_set", "inputs");
+  static const std::string predicates_key = key_token("predicates");
+  char buf[192];  // the prefixes are under 64 bytes each
+  char* p = buf;
+  std::memcpy(p, prefix.data(), prefix.size());
+  p += prefix.size();
+  put_sig_token(p, inputs_.hi, inputs_.lo);
+  p[17] = 'I';
+  store_le64(p + 18, input_count_);
+  p += 26;
+  std::memcpy(p, predicates_key.data(), predicates_key.size());
+  p += predicates_key.size();
+  put_sig_token(p, predicates_.hi, predicates_.lo);
+  p[17] = 'I';
+  store_le64(p + 18, predicate_count_);
+  p += 26;
+  return hash128(std::string_view(buf, static_cast<size_t>(p - buf)));
+}
+
 Signature join_set_signature(std::vector<Signature> inputs, std::vector<std::string> predicate_forms) {
-  std::sort(inputs.begin(), inputs.end());
-  CanonicalEncoder enc;
-  enc.begin("join_set").field("version").i64(SIGNATURE_VERSION);
-  enc.field("inputs").begin_list();
-  for (const Signature& input : inputs) enc.sig(input);
-  enc.end_list();
-  enc.field("predicates").begin_set();
-  for (const std::string& p : predicate_forms) enc.str(p);
-  enc.end_set();
-  return hash128(enc.bytes());
+  std::vector<Signature> digests;
+  digests.reserve(predicate_forms.size());
+  for (const std::string& form : predicate_forms) digests.push_back(hash128(form));
+  return join_set_signature_of_digests(inputs, digests);
 }
 
 Signature join_set_signature_of_digests(std::span<const Signature> inputs, std::span<const Signature> predicate_digests) {
-  // The documented token sequence (hash128.hpp), written directly (pinned against CanonicalEncoder by the tests).
-  // A set orders its elements by their bytes; a predicate element is 'G' + hi + lo little-endian, so byte order is
-  // the numeric order of the byte-swapped halves.
-  static const std::string prefix = layout_prefix("join_set", "inputs");
-  static const std::string predicates_key = key_token("predicate_digests");
-  thread_local std::vector<Signature> sorted_inputs;
-  thread_local std::vector<std::pair<uint64_t, uint64_t>> preds;  // (byte-order key of hi, of lo)
-  thread_local ByteBuffer buf;
-  sorted_inputs.assign(inputs.begin(), inputs.end());
-  std::sort(sorted_inputs.begin(), sorted_inputs.end());
-  preds.clear();
-  for (const Signature& p : predicate_digests) preds.emplace_back(to_big_endian(p.hi), to_big_endian(p.lo));
+  JoinSet set;
+  for (const Signature& input : inputs) set.add_input(input);
+  std::vector<Signature> preds(predicate_digests.begin(), predicate_digests.end());
   std::sort(preds.begin(), preds.end());
   preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
-
-  buf.clear();
-  const size_t list = 17 * sorted_inputs.size();
-  char* p = buf.grow(prefix.size() + 5 + list + predicates_key.size() + 5 + 21 * preds.size());
-  std::memcpy(p, prefix.data(), prefix.size());
-  p += prefix.size();
-  *p = 'L';
-  store_le32(p + 1, list);
-  p += 5;
-  for (const Signature& input : sorted_inputs) {
-    put_sig_token(p, input.hi, input.lo);
-    p += 17;
-  }
-  std::memcpy(p, predicates_key.data(), predicates_key.size());
-  p += predicates_key.size();
-  *p = 'T';
-  store_le32(p + 1, preds.size());
-  p += 5;
-  for (const auto& [hi_key, lo_key] : preds) {
-    store_le32(p, 17);
-    put_sig_token(p + 4, to_big_endian(hi_key), to_big_endian(lo_key));  // byte swap is its own inverse
-    p += 21;
-  }
-  return hash128(buf.view());
+  for (const Signature& p : preds) set.add_predicate(p);
+  return set.signature();
 }
 
 }  // namespace hindsight::sig

@@ -14,21 +14,20 @@
 //   left and right input of a join are different roles). A template signature is a tree_signature over the
 //   Template-mode form whose children are template signatures too.
 //
-// join_set_signature(inputs, predicates) = H(bytes of)
-//     begin("join_set") field("version") i64(SIGNATURE_VERSION)
-//     field("inputs") begin_list() sig(...) for the inputs sorted by (hi, lo), duplicates KEPT end_list()
-//     field("predicates") begin_set() str(p) for each predicate form end_set()     (sorted, duplicates removed)
-//   The inputs are a multiset: a self-join of two identical inputs differs from the single input, while the
-//   result is the same for every join order and join algorithm over those inputs and predicates.
-//
-// join_set_signature_of_digests(inputs, predicate_digests) = H(bytes of)
-//     begin("join_set") field("version") i64(SIGNATURE_VERSION)
-//     field("inputs") begin_list() sig(...) for the inputs sorted by (hi, lo), duplicates KEPT end_list()
-//     field("predicate_digests") begin_set() sig(d) for each predicate digest end_set()   (sorted, de-duplicated)
-//   The same join set with each predicate given by a 128-bit digest of its canonical form (H of the form's bytes,
-//   or any other injective-by-hash naming the caller documents) instead of the form itself: no predicate bytes
-//   are copied. The "predicate_digests" key keeps it apart from the form-based variant.
-//
+// join_set_signature_of_digests(inputs, predicate_digests) = JoinSet with every input added, and every distinct
+//   predicate digest added once, then signature():
+//     H(bytes of begin("join_set") field("version") i64(SIGNATURE_VERSION)
+//                field("inputs") sig(input_sum) i64(input_count)
+//                field("predicates") sig(predicate_sum) i64(predicate_count))
+//   where input_sum / predicate_sum are the sums mod 2^128 of element(d) over the inputs / predicates, and
+//   element(d) = {hi: fmix(d.hi), lo: fmix(d.lo)} (fmix: the splitmix64 finalizer, a bijection). A sum does not
+//   depend on the order of its terms, so a join tree's set can be accumulated bottom-up, one join at a time
+//   (JoinSet::merge), and is the same for every join order and join algorithm. Inputs are a multiset (a self-join
+//   of `a` with `a` differs from `a` alone); predicates are a set: each distinct digest counted once (the plan
+//   signer gives a join's own conditions once each, and one predicate cannot sit at two joins of one tree).
+// join_set_signature(inputs, predicate_forms) = join_set_signature_of_digests(inputs, H(form) for each form).
+//   The predicate's digest is H of its canonical form bytes (or any other injective-by-hash naming the caller
+//   documents).
 // The "tree" / "join_set" kinds keep the two kinds of signature in separate domains. Never std::hash, never a
 // hash of serialized protobuf bytes (not canonical).
 #include <cstdint>
@@ -50,11 +49,28 @@ Signature hash128(std::string_view bytes);
 /// Signature of an operator tree: version, the operator's canonical form, its children's signatures in order.
 Signature tree_signature(std::string_view canonical_form, const std::vector<Signature>& children);
 
+/// A tree of inner joins being accumulated (see above): add its inputs and predicates, or merge the sets of its
+/// sub-trees, in any order; signature() is the join-set signature.
+class JoinSet {
+ public:
+  void add_input(const Signature& input) { add(inputs_, input_count_, input); }
+  /// Each distinct predicate once: the sum cannot tell a repeated predicate from a new one.
+  void add_predicate(const Signature& digest) { add(predicates_, predicate_count_, digest); }
+  /// The union of two disjoint sub-trees (inputs and predicates of both).
+  void merge(const JoinSet& other);
+  Signature signature() const;
+
+ private:
+  static void add(Signature& sum, uint64_t& count, const Signature& d);
+  Signature inputs_, predicates_;
+  uint64_t input_count_ = 0, predicate_count_ = 0;
+};
+
 /// Signature of a tree of inner joins: multiset of input signatures, set of join-predicate canonical forms.
 Signature join_set_signature(std::vector<Signature> inputs, std::vector<std::string> predicate_forms);
 
-/// Signature of a tree of inner joins: multiset of input signatures, set of join-predicate digests (see above).
-/// Allocation-free after the first call on a thread.
+/// Signature of a tree of inner joins: multiset of input signatures, set of join-predicate digests (repeats count
+/// once).
 Signature join_set_signature_of_digests(std::span<const Signature> inputs, std::span<const Signature> predicate_digests);
 
 }  // namespace hindsight::sig

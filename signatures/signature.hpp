@@ -16,7 +16,9 @@ namespace hindsight::sig {
 ///   2: plan signatures name expressions and column lineages by 128-bit digests of their canonical bytes instead
 ///      of nesting those bytes (planner/signing/plan_signer.hpp); join sets over predicate digests
 ///      (join_set_signature_of_digests). The byte format of CanonicalEncoder is unchanged.
-inline constexpr uint32_t SIGNATURE_VERSION = 2;
+///   3: join-set signatures are order-independent sums of mixed input and predicate digests (hash128.hpp), so a
+///      join tree's set is accumulated one join at a time instead of sorted and re-hashed at every join.
+inline constexpr uint32_t SIGNATURE_VERSION = 3;
 
 /// A 128-bit stable signature. Compared by value; `hi` is the more significant half.
 struct Signature {

@@ -28,6 +28,8 @@ class PlanContext {
   ColumnInfo& column(ColumnId id) { return columns_.at(id); }
   size_t column_count() const { return columns_.size(); }
   NodeId next_node_id() { return next_node_++; }
+  /// Every node id given out so far is below this.
+  NodeId node_id_bound() const { return next_node_; }
   /// "table.column" for base columns, else the column's name.
   std::string display_name(ColumnId id) const;
 

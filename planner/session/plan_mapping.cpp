@@ -190,20 +190,14 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
   pm.set_strict(settings.mapper_strict);
   PlanSigner& signer = *cq.signer;
   try {
-    // Room for every entity and link up front: operators, their signatures (at most one exact
-    // and one join-set each), AST nodes and the nodes rewrites replaced.
-    size_t operators = 0;
-    NodeId max_logical = 0, max_physical = 0;
-    auto count_logical = [&](const LogicalOperator& op) { ++operators, max_logical = std::max(max_logical, op.id); };
-    auto count_physical = [&](const PhysicalOperator& op) { ++operators, max_physical = std::max(max_physical, op.id); };
-    for (auto& c : cq.ctes) pre_order(*c.logical, count_logical), pre_order(*c.physical, count_physical);
-    pre_order(*cq.logical, count_logical);
-    pre_order(*cq.physical, count_physical);
+    // Room for every entity and link up front, without a pass over the plans: every operator has
+    // an id below the context's bound, and has at most one exact and one join-set signature.
+    const size_t operators = cq.ctx.node_id_bound();
     const size_t rewrites = cq.rewrite_links.size(), asts = cq.ast_links.size();
     pm.reserve(3 * operators + asts + 2 * rewrites, 2 * operators + asts + rewrites + cq.physical_links.size(),
                2 * operators);
-    m->logical.reserve(max_logical + 1);
-    m->physical.reserve(max_physical + 1);
+    m->logical.reserve(operators);
+    m->physical.reserve(operators);
 
     // Entities for every operator of the final plans.
     SchemaLister schema_of(cq.ctx, pm);

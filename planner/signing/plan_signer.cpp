@@ -108,6 +108,17 @@ void write_expr_node(CanonicalEncoder& enc, ExprKind kind, const Expr* e, size_t
   }
 }
 
+/// "physical:<operator name>", spelled once per kind.
+std::string_view physical_kind_text(PhysicalOpKind kind) {
+  static const auto texts = [] {
+    std::vector<std::string> t;
+    for (int k = 0; k <= static_cast<int>(PhysicalOpKind::CteScan); ++k)
+      t.push_back(std::string("physical:") + physical_op_name(static_cast<PhysicalOpKind>(k)));
+    return t;
+  }();
+  return texts.at(static_cast<size_t>(kind));  // throws if a kind is added after CteScan without a text
+}
+
 bool inner_join(const LogicalOperator& o) {
   return o.kind == LogicalKind::Join && o.as<LogicalJoin>().type == LogicalJoinType::Inner;
 }
@@ -123,7 +134,6 @@ struct PlanSigner::Scratch {
   std::vector<Digests> digest_stack;  // children digests of the expression nodes being digested
   std::vector<Digests> tape;          // digests written into the exact form, replayed for the template form
   std::vector<Signature> exact_children, templ_children;
-  std::string kind;
 };
 
 PlanSigner::Scratch& PlanSigner::scratch() {
@@ -229,8 +239,6 @@ class SignatureParamWriter : public ParamWriter {
 
 PlanSigner::PlanSigner(const PlanContext& ctx) : ctx_(ctx) {
   lineage_.reserve(64);
-  join_inputs_.reserve(64);
-  join_preds_.reserve(64);
 }
 
 PlanSigner::~PlanSigner() = default;
@@ -252,7 +260,7 @@ void PlanSigner::set_cte(int index, const LogicalOperator& root) {
 }
 
 void PlanSigner::forget(NodeId id) {
-  if (id < join_parts_.size()) join_parts_[id].valid = false;
+  if (id < join_sets_.size()) join_sets_[id].valid = false;
   if (Slot* s = logical_.find(id)) s->valid = false;
   if (Slot* s = physical_.find(id)) s->valid = false;
 }
@@ -538,73 +546,58 @@ const NodeSignatures& PlanSigner::sign(const LogicalOperator& op) {
 
 std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op) {
   if (!inner_join(op)) return std::nullopt;
-  // Children are signed (and their parts recorded) before their parent.
-  if (op.id >= join_parts_.size()) join_parts_.resize(std::max<size_t>(op.id + 1, 2 * join_parts_.size()));
-  // The parts are the children's parts (copied from their ranges) plus this join's own, appended
-  // at the end of the pools.
-  auto child_parts = [&](const LogicalOperator& c) -> const JoinSetParts* {
-    return inner_join(c) && c.id < join_parts_.size() && join_parts_[c.id].valid ? &join_parts_[c.id] : nullptr;
-  };
-  size_t inputs = 0, preds = 0;
+  // Children are signed (and their sets recorded) before their parent: this join's set is theirs
+  // (an input that is not an inner join is one input) plus its own predicates.
+  if (op.id >= join_sets_.size()) join_sets_.resize(std::max<size_t>(op.id + 1, 2 * join_sets_.size()));
+  sig::JoinSet set;
   for (auto& c : op.children) {
-    const JoinSetParts* cp = child_parts(*c);
-    inputs += cp ? cp->input_count : 1;
-    preds += cp ? cp->pred_count : 0;
+    if (inner_join(*c) && c->id < join_sets_.size() && join_sets_[c->id].valid) set.merge(join_sets_[c->id].set);
+    else set.add_input(logical_.find(c->id)->sigs.exact);
   }
-  join_inputs_.reserve(join_inputs_.size() + inputs);  // no reallocation while copying within the pool
-  join_preds_.reserve(join_preds_.size() + preds + 4);
-  JoinSetParts mine;
-  mine.input_offset = static_cast<uint32_t>(join_inputs_.size());
-  mine.pred_offset = static_cast<uint32_t>(join_preds_.size());
-  for (auto& c : op.children) {
-    if (const JoinSetParts* cp = child_parts(*c)) {
-      for (uint32_t i = 0; i < cp->input_count; ++i) join_inputs_.push_back(join_inputs_[cp->input_offset + i]);
-      for (uint32_t i = 0; i < cp->pred_count; ++i) join_preds_.push_back(join_preds_[cp->pred_offset + i]);
-    } else {
-      join_inputs_.push_back(logical_.find(c->id)->sigs.exact);
-    }
-  }
+  join_preds_.clear();
   const auto& conds = op.as<LogicalJoin>().conditions;
   if (last_conj_src_ == &conds && !last_conj_ && last_conj_parts_.size() == conds.size()) {
     // Every condition was already normal (neither AND nor OR): each is one predicate, digested
     // for the node's form.
-    join_preds_.insert(join_preds_.end(), last_conj_parts_.begin(), last_conj_parts_.end());
+    join_preds_.assign(last_conj_parts_.begin(), last_conj_parts_.end());
   } else {
     for (auto& c : conds) {
       if (conds.size() == 1 && last_conj_src_ == &conds && last_conj_) {
         split_predicate_digests(*last_conj_, join_preds_);  // normalized already for the node's form
-      } else if (is_normalized_for_signature(*c)) {
-        split_predicate_digests(*c, join_preds_);
       } else {
-        ExprPtr n = normalize_for_signature(*c);
-        split_predicate_digests(*n, join_preds_);
+        predicate_digests(*c, join_preds_);
       }
     }
   }
-  mine.input_count = static_cast<uint32_t>(join_inputs_.size() - mine.input_offset);
-  mine.pred_count = static_cast<uint32_t>(join_preds_.size() - mine.pred_offset);
-  mine.valid = true;
-  join_parts_[op.id] = mine;
-  return sig::join_set_signature_of_digests(
-      std::span<const Signature>(join_inputs_.data() + mine.input_offset, mine.input_count),
-      std::span<const Signature>(join_preds_.data() + mine.pred_offset, mine.pred_count));
+  add_predicates(set);
+  join_sets_[op.id] = JoinSetSlot{set, true};
+  return set.signature();
+}
+
+void PlanSigner::predicate_digests(const Expr& condition, std::vector<sig::Signature>& out) {
+  if (is_normalized_for_signature(condition)) {
+    split_predicate_digests(condition, out);
+  } else {
+    ExprPtr n = normalize_for_signature(condition);
+    split_predicate_digests(*n, out);
+  }
+}
+
+void PlanSigner::add_predicates(sig::JoinSet& set) {
+  std::sort(join_preds_.begin(), join_preds_.end());
+  join_preds_.erase(std::unique(join_preds_.begin(), join_preds_.end()), join_preds_.end());
+  for (const Signature& p : join_preds_) set.add_predicate(p);
 }
 
 sig::Signature PlanSigner::join_set_of(const std::vector<const LogicalOperator*>& inputs,
                                       const std::vector<const Expr*>& conditions) {
-  std::vector<Signature> in, preds;
-  in.reserve(inputs.size());
-  for (const LogicalOperator* op : inputs) in.push_back(sign(*op).exact);
   // As join_set(): each condition normalized on its own, AND-split into predicates.
-  for (const Expr* c : conditions) {
-    if (is_normalized_for_signature(*c)) {
-      split_predicate_digests(*c, preds);
-    } else {
-      ExprPtr n = normalize_for_signature(*c);
-      split_predicate_digests(*n, preds);
-    }
-  }
-  return sig::join_set_signature_of_digests(in, preds);
+  sig::JoinSet set;
+  for (const LogicalOperator* op : inputs) set.add_input(sign(*op).exact);
+  join_preds_.clear();
+  for (const Expr* c : conditions) predicate_digests(*c, join_preds_);
+  add_predicates(set);
+  return set.signature();
 }
 
 void PlanSigner::define_outputs(const PhysicalOperator& op, const NodeSignatures& s) {
@@ -629,10 +622,8 @@ const NodeSignatures& PlanSigner::sign(const PhysicalOperator& op) {
     sc.exact_children.push_back(cs.exact);
     sc.templ_children.push_back(cs.templ);
   }
-  sc.kind.assign("physical:");
-  sc.kind.append(physical_op_name(op.kind));
   Slot& slot = physical_.get(op.id);
-  sign_form(op, sc.kind, slot.sigs);
+  sign_form(op, physical_kind_text(op.kind), slot.sigs);
   slot.sigs.join_set.reset();
   slot.valid = true;
   define_outputs(op, slot.sigs);

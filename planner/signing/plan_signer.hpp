@@ -8,6 +8,7 @@
 
 #include "planner/logical/logical_operator.hpp"
 #include "planner/physical/physical_operator.hpp"
+#include "signatures/hash128.hpp"
 #include "signatures/signature.hpp"
 
 namespace hindsight {
@@ -24,7 +25,7 @@ struct NodeSignatures {
 /// a base column by table.column, a computed column by the expression or aggregate that produced
 /// it, so aliases and column ids never matter.
 ///
-/// Encoding (SIGNATURE_VERSION 2): every expression node and every column lineage is named by a
+/// Encoding (SIGNATURE_VERSION 2, join sets 3): every expression node and every column lineage is named by a
 /// 128-bit digest, sig::hash128 of its canonical bytes, and a parent writes its children's digests
 /// (CanonicalEncoder::sig) instead of copying their bytes; unordered operands (AND/OR operands,
 /// IN lists, commutative operands, join key pairs) are sets or sorted by digest. Digests:
@@ -47,8 +48,9 @@ struct NodeSignatures {
 /// digests (the exact form with exact digests, the template form with template digests). Each
 /// expression is normalized and digested once for both; the template form is written only when
 /// one of its digests differs from the exact one (otherwise the bytes are the same). Join-set
-/// signatures use sig::join_set_signature_of_digests over the exact digests of the normalized
-/// join predicates.
+/// signatures are sig::JoinSet sums over the exact signatures of the inputs and the exact digests
+/// of the normalized join predicates (each join's own predicates de-duplicated), accumulated join
+/// by join from the children's sets.
 class PlanSigner {
  public:
   explicit PlanSigner(const PlanContext& ctx);
@@ -103,10 +105,10 @@ class PlanSigner {
     bool known = false;
     bool ref_known = false;
   };
-  /// Inputs and predicate digests of the inner-join tree under an inner join (built from the
-  /// children's, so each predicate is encoded once): ranges of join_inputs_ / join_preds_.
-  struct JoinSetParts {
-    uint32_t input_offset = 0, input_count = 0, pred_offset = 0, pred_count = 0;
+  /// The join set of the inner-join tree under an inner join, accumulated from its children's (each
+  /// predicate is digested once, at the join that applies it).
+  struct JoinSetSlot {
+    sig::JoinSet set;
     bool valid = false;
   };
 
@@ -131,6 +133,10 @@ class PlanSigner {
   /// as one expression); remembers what the join set needs.
   Digests conjunction_digests(const std::vector<ExprPtr>& conj);
   void split_predicate_digests(const Expr& e, std::vector<sig::Signature>& out);
+  /// Exact digests of one join condition's predicates (normalized, AND-split), appended to out.
+  void predicate_digests(const Expr& condition, std::vector<sig::Signature>& out);
+  /// Adds join_preds_ to set, each distinct digest once.
+  void add_predicates(sig::JoinSet& set);
   /// Exact and template signature of a node: its form (kind + parameters) over the children's
   /// signatures in sc_->exact_children / templ_children.
   template <class Op>
@@ -148,8 +154,8 @@ class PlanSigner {
   std::vector<uint32_t> lineage_index_;
   std::vector<LineageSlot> lineage_;
   std::vector<const LogicalOperator*> ctes_;  // by cte index
-  std::vector<JoinSetParts> join_parts_;     // by node id
-  std::vector<sig::Signature> join_inputs_, join_preds_;  // pools the parts point into
+  std::vector<JoinSetSlot> join_sets_;       // by node id
+  std::vector<sig::Signature> join_preds_;   // scratch: one join's own predicate digests
   Scratch* sc_ = nullptr;                    // this thread's scratch, set by each sign()
 
   // What the last conjuncts()/exprs() call of the node being signed computed, for define_outputs

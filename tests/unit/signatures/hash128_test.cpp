@@ -18,7 +18,7 @@ TEST(Hash128Test, GoldenValueIsPinned) {
   EXPECT_EQ(hash128("hindsight").hex(), "93b67e8f09ea603d60853163b1acd487");
   EXPECT_EQ(hash128("").hex(), "d0f503063effeae6c1ec98da705d4ea8");
   EXPECT_EQ(HASH128_SEED, 0x48494E4453494748ULL);
-  EXPECT_EQ(SIGNATURE_VERSION, 2u);
+  EXPECT_EQ(SIGNATURE_VERSION, 3u);
 }
 
 // The library really is the specified XXH3-128 (reference value of `xxhsum -H2` on empty input, seed 0).
@@ -32,12 +32,14 @@ TEST(Hash128Test, TreeSignatureGoldenValueIsPinned) {
   CanonicalEncoder e;
   e.begin("scan").field("table").str("nation");
   Signature leaf = tree_signature(e.bytes(), {});
-  // Re-pinned for SIGNATURE_VERSION 2 (was e746cd07... / 51eb912f... under version 1: only the version changed).
-  EXPECT_EQ(leaf.hex(), "0ac67accac7bb3cf959876567917c4ff");
-  EXPECT_EQ(join_set_signature({leaf, leaf}, {"p"}).hex(), "9e55fc26e155a5423a611c85b7cf1390");
+  // Re-pinned for SIGNATURE_VERSION 3 (0ac67acc... under version 2, e746cd07... under version 1: for the tree
+  // only the version changed; join sets became sums, 2fab07e9... under version 2).
+  EXPECT_EQ(leaf.hex(), "419a71d27187f06ee06f8c2f03d75ec8");
   const Signature p = hash128("p");
   EXPECT_EQ(join_set_signature_of_digests(std::vector<Signature>{leaf, leaf}, std::vector<Signature>{p}).hex(),
-            "2fab07e9a1206b79c9762e72836d279b");
+            "5b9185d2a03f36c494dadb932821fc2b");
+  // The form-based variant names each predicate by H(form).
+  EXPECT_EQ(join_set_signature({leaf, leaf}, {"p"}).hex(), "5b9185d2a03f36c494dadb932821fc2b");
 }
 
 TEST(Hash128Test, TreeSignatureIsTheDocumentedEncoderLayout) {
@@ -55,18 +57,43 @@ TEST(Hash128Test, TreeSignatureIsTheDocumentedEncoderLayout) {
   }
 }
 
+// The documented element mix: the splitmix64 finalizer on each half.
+uint64_t fmix_reference(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
 TEST(Hash128Test, JoinSetOfDigestsIsTheDocumentedEncoderLayout) {
   std::vector<Signature> inputs = {hash128("b"), hash128("a"), hash128("b")};
   std::vector<Signature> preds = {hash128("x=y"), hash128("u<v"), hash128("x=y")};
-  std::vector<Signature> sorted = inputs;
-  std::sort(sorted.begin(), sorted.end());
+  // Sums mod 2^128 (with the carry from lo into hi) of the mixed elements; the repeated predicate counts once.
+  auto sum = [](const std::vector<Signature>& v) {
+    unsigned __int128 s = 0;
+    for (const Signature& d : v)
+      s += (static_cast<unsigned __int128>(fmix_reference(d.hi)) << 64) | fmix_reference(d.lo);
+    return Signature{static_cast<uint64_t>(s >> 64), static_cast<uint64_t>(s)};
+  };
+  std::vector<Signature> distinct_preds = {hash128("x=y"), hash128("u<v")};
   CanonicalEncoder e;
-  e.begin("join_set").field("version").i64(SIGNATURE_VERSION).field("inputs").begin_list();
-  for (const Signature& s : sorted) e.sig(s);
-  e.end_list().field("predicate_digests").begin_set();
-  for (const Signature& p : preds) e.sig(p);
-  e.end_set();
+  e.begin("join_set").field("version").i64(SIGNATURE_VERSION);
+  e.field("inputs").sig(sum(inputs)).i64(3);
+  e.field("predicates").sig(sum(distinct_preds)).i64(2);
   EXPECT_EQ(join_set_signature_of_digests(inputs, preds), hash128(e.bytes()));
+}
+
+// Accumulating join by join gives the signature of the whole set, whatever the grouping.
+TEST(Hash128Test, JoinSetMergesSubTrees) {
+  const Signature a = hash128("a"), b = hash128("b"), c = hash128("c"), p = hash128("a=b"), q = hash128("b=c");
+  JoinSet ab, abc, bc, abc2;
+  ab.add_input(a), ab.add_input(b), ab.add_predicate(p);
+  abc = ab, abc.add_input(c), abc.add_predicate(q);
+  bc.add_input(b), bc.add_input(c), bc.add_predicate(q);
+  abc2.add_input(a), abc2.merge(bc), abc2.add_predicate(p);
+  const Signature whole = join_set_signature_of_digests(std::vector<Signature>{a, b, c}, std::vector<Signature>{p, q});
+  EXPECT_EQ(abc.signature(), whole);
+  EXPECT_EQ(abc2.signature(), whole);
+  EXPECT_NE(ab.signature(), whole);
 }
 
 // hash128 compiles xxHash inline; it must agree with the library bit for bit on every length class
@@ -190,9 +217,10 @@ TEST(JoinSetSignatureTest, OfDigestsIsOrderIndependentAndKeepsTheInputMultiset) 
   EXPECT_NE(base, join_set_signature_of_digests(V{a, b}, V{p, q}));
   EXPECT_NE(base, join_set_signature_of_digests(V{a, b, c}, V{p}));
   EXPECT_NE(base, join_set_signature_of_digests(V{a, b, c}, V{}));
-  // Separate domains from the form-based join set and from tree signatures.
-  EXPECT_NE(join_set_signature_of_digests(V{a, b}, V{}), join_set_signature({a, b}, {}));
+  // A separate domain from tree signatures.
   EXPECT_NE(base, tree_signature("", {a, b, c}));
+  // A predicate digest in the inputs' place (or the other way round) is another set.
+  EXPECT_NE(join_set_signature_of_digests(V{a, p}, V{}), join_set_signature_of_digests(V{a}, V{p}));
 }
 
 TEST(JoinSetSignatureTest, DependsOnInputsAndPredicates) {
