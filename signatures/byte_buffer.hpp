@@ -1,6 +1,7 @@
 #pragma once
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -40,6 +41,8 @@ class ByteBuffer {
   char* data() { return data_.get(); }
   std::string_view view() const { return size_ ? std::string_view(data_.get(), size_) : std::string_view(); }
   void clear() { size_ = 0; }
+  /// Drops the bytes from position n on (n <= size()).
+  void truncate(size_t n) { size_ = n; }
 
   /// Appends n (uninitialized) bytes and returns where they go.
   char* grow(size_t n) {
@@ -90,6 +93,13 @@ inline void store_le64(char* p, uint64_t v) {
 }
 
 /// A u32 length; throws std::length_error past 4 GiB.
+/// One bit pattern per value: -0.0 == 0.0 and NaN payloads carry no SQL meaning.
+inline uint64_t canonical_double_bits(double v) {
+  if (std::isnan(v)) return 0x7ff8000000000000ULL;
+  if (v == 0.0) return 0;
+  return std::bit_cast<uint64_t>(v);
+}
+
 inline void store_le32(char* p, size_t v) {
   if (v > std::numeric_limits<uint32_t>::max()) throw std::length_error("canonical encoding: payload over 4 GiB");
   const auto v32 = static_cast<uint32_t>(v);

@@ -30,12 +30,6 @@ inline void put_tag_u64(Buf& out, char tag, uint64_t v) {
   le64(p + 1, v);
 }
 
-// One bit pattern per value: -0.0 == 0.0 and NaN payloads carry no SQL meaning.
-uint64_t canonical_double_bits(double v) {
-  if (std::isnan(v)) return 0x7ff8000000000000ULL;
-  if (v == 0.0) return 0;
-  return std::bit_cast<uint64_t>(v);
-}
 
 template <class Buf>
 inline void put_i64_token(Buf& out, int64_t v) { put_tag_u64(out, 'I', static_cast<uint64_t>(v)); }

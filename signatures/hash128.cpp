@@ -11,7 +11,6 @@
 #include <xxhash.h>
 
 #include "signatures/byte_buffer.hpp"
-#include "signatures/canonical_encoder.hpp"
 
 namespace hindsight::sig {
 
@@ -22,63 +21,32 @@ Signature hash128(std::string_view bytes) {
 
 namespace {
 
-/// The 'G' token of a signature: tag, hi, lo (8 bytes each, little-endian).
-inline void put_sig_token(char* p, uint64_t hi, uint64_t lo) {
-  p[0] = 'G';
-  store_le64(p + 1, hi);
-  store_le64(p + 9, lo);
+/// A signature as 16 bytes: hi, then lo, little-endian.
+inline char* put_sig(char* p, const Signature& s) {
+  store_le64(p, s.hi);
+  store_le64(p + 8, s.lo);
+  return p + 16;
 }
 
-/// CanonicalEncoder bytes of `begin(kind) field("version") i64(SIGNATURE_VERSION)` followed by the 'F' token of
-/// `first_key` (a pending key cannot be read back from an encoder, so it is appended by hand).
-std::string layout_prefix(std::string_view kind, std::string_view first_key) {
-  CanonicalEncoder e;
-  e.begin(kind).field("version").i64(SIGNATURE_VERSION);
-  std::string p(e.view());
-  char len[4];
-  store_le32(len, first_key.size());
-  p.push_back('F');
-  p.append(len, 4);
-  p.append(first_key);
-  return p;
-}
-
-/// The 'F' token of a key.
-std::string key_token(std::string_view key) {
-  char len[4];
-  store_le32(len, key.size());
-  std::string t(1, 'F');
-  t.append(len, 4);
-  t.append(key);
-  return t;
+/// The header of every layout: domain tag and version.
+inline char* put_header(char* p, char tag) {
+  p[0] = tag;
+  store_le32(p + 1, SIGNATURE_VERSION);
+  return p + 5;
 }
 
 }  // namespace
 
 Signature tree_signature(std::string_view canonical_form, const std::vector<Signature>& children) {
-  // Signing runs once per plan node: the documented token sequence (see hash128.hpp) is written straight into one
-  // reused buffer, byte for byte what a CanonicalEncoder would produce (pinned by the tests).
-  static const std::string prefix = layout_prefix("tree", "form");
-  static const std::string children_key = key_token("children");
+  // Runs once per plan node and template: the documented layout (hash128.hpp) in one reused buffer.
   thread_local ByteBuffer buf;
   buf.clear();
-  const size_t list = 17 * children.size();
-  char* p = buf.grow(prefix.size() + 5 + canonical_form.size() + children_key.size() + 5 + list);
-  std::memcpy(p, prefix.data(), prefix.size());
-  p += prefix.size();
-  *p = 'S';
-  store_le32(p + 1, canonical_form.size());
-  if (!canonical_form.empty()) std::memcpy(p + 5, canonical_form.data(), canonical_form.size());
-  p += 5 + canonical_form.size();
-  std::memcpy(p, children_key.data(), children_key.size());
-  p += children_key.size();
-  *p = 'L';
-  store_le32(p + 1, list);
-  p += 5;
-  for (const Signature& child : children) {
-    put_sig_token(p, child.hi, child.lo);
-    p += 17;
-  }
+  char* p = put_header(buf.grow(9 + canonical_form.size() + 16 * children.size()), 'T');
+  store_le32(p, canonical_form.size());
+  p += 4;
+  if (!canonical_form.empty()) std::memcpy(p, canonical_form.data(), canonical_form.size());
+  p += canonical_form.size();
+  for (const Signature& child : children) p = put_sig(p, child);
   return hash128(buf.view());
 }
 
@@ -110,24 +78,13 @@ void JoinSet::merge(const JoinSet& other) {
 }
 
 Signature JoinSet::signature() const {
-  // The documented token sequence (hash128.hpp), written directly (pinned against CanonicalEncoder by the tests).
-  static const std::string prefix = layout_prefix("join_set", "inputs");
-  static const std::string predicates_key = key_token("predicates");
-  char buf[192];  // the prefixes are under 64 bytes each
-  char* p = buf;
-  std::memcpy(p, prefix.data(), prefix.size());
-  p += prefix.size();
-  put_sig_token(p, inputs_.hi, inputs_.lo);
-  p[17] = 'I';
-  store_le64(p + 18, input_count_);
-  p += 26;
-  std::memcpy(p, predicates_key.data(), predicates_key.size());
-  p += predicates_key.size();
-  put_sig_token(p, predicates_.hi, predicates_.lo);
-  p[17] = 'I';
-  store_le64(p + 18, predicate_count_);
-  p += 26;
-  return hash128(std::string_view(buf, static_cast<size_t>(p - buf)));
+  char buf[5 + 2 * (16 + 8)];
+  char* p = put_header(buf, 'J');
+  p = put_sig(p, inputs_);
+  store_le64(p, input_count_);
+  p = put_sig(p + 8, predicates_);
+  store_le64(p, predicate_count_);
+  return hash128(std::string_view(buf, sizeof buf));
 }
 
 Signature join_set_signature(std::vector<Signature> inputs, std::vector<std::string> predicate_forms) {

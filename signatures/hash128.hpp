@@ -6,19 +6,21 @@
 //   same output on every platform and endianness), with Signature{hi = high64, lo = low64}.
 //   HASH128_SEED = 0x48494E4453494748 (the ASCII bytes "HINDSIGH").
 //
-// tree_signature(form, children) = H(bytes of the CanonicalEncoder token sequence)
-//     begin("tree") field("version") i64(SIGNATURE_VERSION)
-//     field("form") str(form)
-//     field("children") begin_list() sig(child_0) ... sig(child_n-1) end_list()
-//   `form` is the operator's canonical bytes (CanonicalEncoder::bytes()); children keep their plan order (the
-//   left and right input of a join are different roles). A template signature is a tree_signature over the
-//   Template-mode form whose children are template signatures too.
+// Fixed-layout headers (since version 3; they were CanonicalEncoder token sequences before): a one-byte domain
+// tag and the version as u32, then fixed-width fields, all integers little-endian. Short inputs keep the hash in
+// XXH3's cheapest length classes, and the tag keeps tree and join-set signatures in separate domains.
+//
+// tree_signature(form, children) = H('T' u32(SIGNATURE_VERSION) u32(byte length of form) form
+//                                    hi(child_0) lo(child_0) ... hi(child_n-1) lo(child_n-1))
+//   `form` is the operator's canonical bytes (CanonicalEncoder::bytes()); its length delimits it, and each child
+//   is 16 bytes (hi, then lo, u64 each), so the bytes parse back into exactly one (form, children). Children keep
+//   their plan order (the left and right input of a join are different roles). A template signature is a
+//   tree_signature over the Template-mode form whose children are template signatures too.
 //
 // join_set_signature_of_digests(inputs, predicate_digests) = JoinSet with every input added, and every distinct
 //   predicate digest added once, then signature():
-//     H(bytes of begin("join_set") field("version") i64(SIGNATURE_VERSION)
-//                field("inputs") sig(input_sum) i64(input_count)
-//                field("predicates") sig(predicate_sum) i64(predicate_count))
+//     H('J' u32(SIGNATURE_VERSION) hi(input_sum) lo(input_sum) u64(input_count)
+//                                   hi(predicate_sum) lo(predicate_sum) u64(predicate_count))
 //   where input_sum / predicate_sum are the sums mod 2^128 of element(d) over the inputs / predicates, and
 //   element(d) = {hi: fmix(d.hi), lo: fmix(d.lo)} (fmix: the splitmix64 finalizer, a bijection). A sum does not
 //   depend on the order of its terms, so a join tree's set can be accumulated bottom-up, one join at a time

@@ -17,7 +17,8 @@ namespace hindsight::sig {
 ///      of nesting those bytes (planner/signing/plan_signer.hpp); join sets over predicate digests
 ///      (join_set_signature_of_digests). The byte format of CanonicalEncoder is unchanged.
 ///   3: join-set signatures are order-independent sums of mixed input and predicate digests (hash128.hpp), so a
-///      join tree's set is accumulated one join at a time instead of sorted and re-hashed at every join.
+///      join tree's set is accumulated one join at a time instead of sorted and re-hashed at every join; tree and
+///      join-set signatures hash short fixed-layout headers instead of encoder token sequences.
 inline constexpr uint32_t SIGNATURE_VERSION = 3;
 
 /// A 128-bit stable signature. Compared by value; `hi` is the more significant half.

@@ -4,14 +4,14 @@
 #include <charconv>
 
 #include "planner/signing/expr_normalizer.hpp"
-#include "signatures/canonical_encoder.hpp"
+#include "signatures/token_writer.hpp"
 #include "signatures/hash128.hpp"
 
 namespace hindsight {
 
 namespace {
 
-using sig::CanonicalEncoder;
+using sig::TokenWriter;
 using sig::Signature;
 
 /// Placeholder type tags are coarse (DECIMAL, not DECIMAL(3,2)) so recurring queries with new
@@ -63,7 +63,7 @@ const char* expr_kind_name(ExprKind k) {
 /// (`kids`, in the encoder's mode). `e` supplies the node's own fields; `kind` may differ from
 /// e.kind only for the implicit AND of a conjunct list (then `e` is unused).
 template <class KidDigest>
-void write_expr_node(CanonicalEncoder& enc, ExprKind kind, const Expr* e, size_t n, const KidDigest& kid,
+void write_expr_node(TokenWriter& enc, ExprKind kind, const Expr* e, size_t n, const KidDigest& kid,
                      const Signature& ref_lineage) {
   char buf[32];
   switch (kind) {
@@ -79,8 +79,8 @@ void write_expr_node(CanonicalEncoder& enc, ExprKind kind, const Expr* e, size_t
       else enc.constant_i64(tag, v.i);
       break;
     }
-    case ExprKind::Call:
-      enc.begin("call").str(scalar_op_name(e->op)).str(type_text(e->type, buf)).begin_list();
+    case ExprKind::Call: {
+      const size_t list = enc.begin("call").str(scalar_op_name(e->op)).str(type_text(e->type, buf)).begin_list();
       if (commutative(e->op) && n == 2) {
         Signature a = kid(0), b = kid(1);
         if (b < a) std::swap(a, b);
@@ -88,23 +88,28 @@ void write_expr_node(CanonicalEncoder& enc, ExprKind kind, const Expr* e, size_t
       } else {
         for (size_t i = 0; i < n; ++i) enc.sig(kid(i));
       }
-      enc.end_list();
+      enc.end_list(list);
       break;
+    }
     case ExprKind::And:
-    case ExprKind::Or:
-      enc.begin(kind == ExprKind::And ? "and" : "or").begin_set();
+    case ExprKind::Or: {
+      const size_t set = enc.begin(kind == ExprKind::And ? "and" : "or").begin_set();
       for (size_t i = 0; i < n; ++i) enc.sig(kid(i));
-      enc.end_set();
+      enc.end_set(set, TokenWriter::kSigToken);
       break;
-    case ExprKind::InList:
-      enc.begin(e->negated ? "not_in" : "in").sig(kid(0)).begin_set();
+    }
+    case ExprKind::InList: {
+      const size_t set = enc.begin(e->negated ? "not_in" : "in").sig(kid(0)).begin_set();
       for (size_t i = 1; i < n; ++i) enc.sig(kid(i));
-      enc.end_set();
+      enc.end_set(set, TokenWriter::kSigToken);
       break;
-    default:
-      enc.begin(expr_kind_name(kind)).boolean(e->negated).boolean(e->has_else).str(type_text(e->type, buf)).begin_list();
+    }
+    default: {
+      const size_t list =
+          enc.begin(expr_kind_name(kind)).boolean(e->negated).boolean(e->has_else).str(type_text(e->type, buf)).begin_list();
       for (size_t i = 0; i < n; ++i) enc.sig(kid(i));
-      enc.end_list();
+      enc.end_list(list);
+    }
   }
 }
 
@@ -126,11 +131,11 @@ bool inner_join(const LogicalOperator& o) {
 }  // namespace
 
 struct PlanSigner::Scratch {
-  CanonicalEncoder form;                                            // node forms (no constants: mode unused)
-  CanonicalEncoder expr_exact{CanonicalEncoder::Mode::Exact};
-  CanonicalEncoder expr_templ{CanonicalEncoder::Mode::Template};
-  CanonicalEncoder aux;                                             // output lineages, aggregate outputs
-  CanonicalEncoder lineage;                                         // base / unknown column lineages
+  TokenWriter form;                                       // node forms (no constants: mode unused)
+  TokenWriter expr_exact{TokenWriter::Mode::Exact};
+  TokenWriter expr_templ{TokenWriter::Mode::Template};
+  TokenWriter aux;                                        // output lineages, aggregate outputs
+  TokenWriter lineage;                                    // base / unknown column lineages
   std::vector<Digests> digest_stack;  // children digests of the expression nodes being digested
   std::vector<Digests> tape;          // digests written into the exact form, replayed for the template form
   std::vector<Signature> exact_children, templ_children;
@@ -148,7 +153,7 @@ PlanSigner::Scratch& PlanSigner::scratch() {
 /// recorded digest differs between exact and template, the template form is the exact form.
 class SignatureParamWriter : public ParamWriter {
  public:
-  SignatureParamWriter(PlanSigner& s, CanonicalEncoder& enc, bool replay) : s_(s), enc_(enc), replay_(replay) {}
+  SignatureParamWriter(PlanSigner& s, TokenWriter& enc, bool replay) : s_(s), enc_(enc), replay_(replay) {}
 
   /// Record mode: true if the template form differs from the exact one.
   bool differs() const { return differs_; }
@@ -164,7 +169,7 @@ class SignatureParamWriter : public ParamWriter {
     enc_.sig(pick(take([&] { return s_.conjunction_digests(conj); })));
   }
   void exprs(std::string_view key, const std::vector<ExprPtr>& list) override {
-    enc_.field(key).begin_list();
+    const size_t header = enc_.field(key).begin_list();
     if (!replay_) {
       s_.last_exprs_src_ = &list;
       s_.last_exprs_.clear();
@@ -174,45 +179,48 @@ class SignatureParamWriter : public ParamWriter {
       if (!replay_) s_.last_exprs_.push_back(d);
       enc_.sig(pick(d));
     }
-    enc_.end_list();
+    enc_.end_list(header);
   }
   void columns(std::string_view key, const std::vector<ColumnId>& ids, bool ordered) override {
-    enc_.field(key);
-    if (ordered) enc_.begin_list();
-    else enc_.begin_set();
+    const size_t start = ordered ? enc_.field(key).begin_list() : enc_.field(key).begin_set();
     for (ColumnId c : ids) enc_.sig(pick(lineage(c)));
-    if (ordered) enc_.end_list();
-    else enc_.end_set();
+    if (ordered) enc_.end_list(start);
+    else enc_.end_set(start, TokenWriter::kSigToken);
   }
   void sort_keys(std::string_view key, const std::vector<SortKeyRef>& keys) override {
-    enc_.field(key).begin_list();
-    for (auto& k : keys) enc_.begin_list().sig(pick(lineage(k.column))).boolean(k.ascending).boolean(k.nulls_first).end_list();
-    enc_.end_list();
+    const size_t list = enc_.field(key).begin_list();
+    for (auto& k : keys) {
+      const size_t item = enc_.begin_list();
+      enc_.sig(pick(lineage(k.column))).boolean(k.ascending).boolean(k.nulls_first).end_list(item);
+    }
+    enc_.end_list(list);
   }
   void aggregates(std::string_view key, const std::vector<AggregateCall>& aggs) override {
-    enc_.field(key).begin_list();
+    const size_t list = enc_.field(key).begin_list();
     for (auto& a : aggs) aggregate(a);
-    enc_.end_list();
+    enc_.end_list(list);
   }
   void key_pairs(std::string_view key, const std::vector<ColumnId>& left, const std::vector<ColumnId>& right) override {
-    enc_.field(key).begin_set();
+    const size_t set = enc_.field(key).begin_set();
     for (size_t i = 0; i < left.size(); ++i) {
       Signature a = pick(lineage(left[i]));
       Signature b = pick(lineage(right[i]));
       if (b < a) std::swap(a, b);
-      enc_.begin_list().sig(a).sig(b).end_list();
+      const size_t item = enc_.begin_list();
+      enc_.sig(a).sig(b).end_list(item);
     }
-    enc_.end_set();
+    enc_.end_set(set, TokenWriter::kSigPairToken);
   }
   void display(std::string_view, std::string_view) override {}
   bool wants_display() const override { return false; }
 
   /// One aggregate call as a list: kind, distinct, argument lineage (null for COUNT(*)).
   void aggregate(const AggregateCall& a) {
-    enc_.begin_list().str(agg_kind_name(a.kind)).boolean(a.distinct);
+    const size_t list = enc_.begin_list();
+    enc_.str(agg_kind_name(a.kind)).boolean(a.distinct);
     if (a.arg == kInvalidColumn) enc_.null();
     else enc_.sig(pick(lineage(a.arg)));
-    enc_.end_list();
+    enc_.end_list(list);
   }
 
  private:
@@ -231,17 +239,54 @@ class SignatureParamWriter : public ParamWriter {
   Signature pick(const PlanSigner::Digests& d) const { return replay_ ? d.templ : d.exact; }
 
   PlanSigner& s_;
-  CanonicalEncoder& enc_;
+  TokenWriter& enc_;
   const bool replay_;
   bool differs_ = false;
   size_t pos_ = 0;
 };
 
-PlanSigner::PlanSigner(const PlanContext& ctx) : ctx_(ctx) {
-  lineage_.reserve(64);
+namespace {
+/// Finished signers' tables, kept for the next signer on this thread: a signer allocates nothing
+/// once they have grown (a compile creates several signers, each one's tables sized by the plan).
+constexpr size_t kPooledTables = 8;
+}  // namespace
+
+std::unique_ptr<PlanSigner::Tables> PlanSigner::acquire_tables() {
+  std::vector<std::unique_ptr<Tables>>& pool = tables_pool();
+  if (pool.empty()) return std::make_unique<Tables>();
+  std::unique_ptr<Tables> t = std::move(pool.back());
+  pool.pop_back();
+  return t;
 }
 
-PlanSigner::~PlanSigner() = default;
+std::vector<std::unique_ptr<PlanSigner::Tables>>& PlanSigner::tables_pool() {
+  thread_local std::vector<std::unique_ptr<Tables>> pool;
+  return pool;
+}
+
+void PlanSigner::Tables::reset() {
+  logical.reset();
+  physical.reset();
+  lineage_index.clear();
+  lineage.clear();
+  join_sets.clear();
+  join_preds.clear();
+}
+
+void PlanSigner::SlotTable::reset() {
+  index_.clear();
+  count_ = 0;  // chunks are kept; get() resets a slot when it hands it out again
+}
+
+PlanSigner::PlanSigner(const PlanContext& ctx) : ctx_(ctx), t_(acquire_tables()) {}
+
+PlanSigner::~PlanSigner() {
+  if (!t_) return;  // moved from
+  std::vector<std::unique_ptr<Tables>>& pool = tables_pool();
+  if (pool.size() >= kPooledTables) return;
+  t_->reset();
+  pool.push_back(std::move(t_));
+}
 
 PlanSigner::Slot& PlanSigner::SlotTable::get(NodeId id) {
   if (id >= index_.size()) index_.resize(std::max<size_t>(id + 1, 2 * index_.size()), 0);
@@ -249,6 +294,7 @@ PlanSigner::Slot& PlanSigner::SlotTable::get(NodeId id) {
   if (k == 0) {
     if (count_ == chunks_.size() * kChunk) chunks_.push_back(std::make_unique<Slot[]>(kChunk));
     k = ++count_;
+    *at(k - 1) = Slot{};  // a chunk may be reused from an earlier signer
   }
   return *at(k - 1);
 }
@@ -260,9 +306,9 @@ void PlanSigner::set_cte(int index, const LogicalOperator& root) {
 }
 
 void PlanSigner::forget(NodeId id) {
-  if (id < join_sets_.size()) join_sets_[id].valid = false;
-  if (Slot* s = logical_.find(id)) s->valid = false;
-  if (Slot* s = physical_.find(id)) s->valid = false;
+  if (id < t_->join_sets.size()) t_->join_sets[id].valid = false;
+  if (Slot* s = t_->logical.find(id)) s->valid = false;
+  if (Slot* s = t_->physical.find(id)) s->valid = false;
 }
 
 sig::Signature PlanSigner::lineage(ColumnId id, bool templ) {
@@ -276,7 +322,7 @@ const PlanSigner::Digests& PlanSigner::lineage_digests(ColumnId id) {
   if (!slot.known) {
     // Columns not produced by a signed node (base columns, or outer references) sign by their origin.
     const ColumnInfo& c = ctx_.column(id);
-    CanonicalEncoder& enc = sc_->lineage;
+    TokenWriter& enc = sc_->lineage;
     enc.clear();
     if (!c.base_table.empty()) enc.begin("column").str(c.base_table).str(c.base_column);
     else enc.begin("unknown_column").str(c.name).str(c.type.to_string());
@@ -292,13 +338,13 @@ void PlanSigner::define(ColumnId id, const Digests& d) {
 }
 
 PlanSigner::LineageSlot& PlanSigner::lineage_slot(ColumnId id) {
-  if (id >= lineage_index_.size()) lineage_index_.resize(std::max<size_t>(id + 1, ctx_.column_count()), 0);
-  uint32_t& index = lineage_index_[id];
+  if (id >= t_->lineage_index.size()) t_->lineage_index.resize(std::max<size_t>(id + 1, ctx_.column_count()), 0);
+  uint32_t& index = t_->lineage_index[id];
   if (index == 0) {
-    lineage_.emplace_back();
-    index = static_cast<uint32_t>(lineage_.size());
+    t_->lineage.emplace_back();
+    index = static_cast<uint32_t>(t_->lineage.size());
   }
-  return lineage_[index - 1];
+  return t_->lineage[index - 1];
 }
 
 PlanSigner::Digests PlanSigner::expr_digests(const Expr& e) {
@@ -318,7 +364,7 @@ PlanSigner::Digests PlanSigner::expr_digests(const Expr& e) {
     LineageSlot& slot = lineage_slot(e.column_id);
     if (slot.ref_known) return slot.ref;
     const Digests lin = slot.d;
-    CanonicalEncoder& ex = sc_->expr_exact;
+    TokenWriter& ex = sc_->expr_exact;
     ex.clear();
     ex.begin("ref").sig(lin.exact);
     Digests out;
@@ -340,14 +386,14 @@ PlanSigner::Digests PlanSigner::expr_digests(const Expr& e) {
     same = same && ref.exact == ref.templ;
   }
   Digests out;
-  CanonicalEncoder& ex = sc_->expr_exact;
+  TokenWriter& ex = sc_->expr_exact;
   ex.clear();
   write_expr_node(ex, e.kind, &e, n, [&](size_t i) { return stack[base + i].exact; }, ref.exact);
   out.exact = sig::hash128(ex.view());
   if (same) {
     out.templ = out.exact;  // identical bytes in template mode: no second pass
   } else {
-    CanonicalEncoder& tp = sc_->expr_templ;
+    TokenWriter& tp = sc_->expr_templ;
     tp.clear();
     write_expr_node(tp, e.kind, &e, n, [&](size_t i) { return stack[base + i].templ; }, ref.templ);
     out.templ = sig::hash128(tp.view());
@@ -387,14 +433,14 @@ PlanSigner::Digests PlanSigner::conjunction_digests(const std::vector<ExprPtr>& 
       last_conj_parts_.push_back(d.exact);
     }
     Digests out;
-    CanonicalEncoder& ex = sc_->expr_exact;
+    TokenWriter& ex = sc_->expr_exact;
     ex.clear();
     write_expr_node(ex, ExprKind::And, nullptr, conj.size(), [&](size_t i) { return stack[base + i].exact; }, Signature{});
     out.exact = sig::hash128(ex.view());
     if (same) {
       out.templ = out.exact;
     } else {
-      CanonicalEncoder& tp = sc_->expr_templ;
+      TokenWriter& tp = sc_->expr_templ;
       tp.clear();
       write_expr_node(tp, ExprKind::And, nullptr, conj.size(), [&](size_t i) { return stack[base + i].templ; }, Signature{});
       out.templ = sig::hash128(tp.view());
@@ -443,9 +489,9 @@ PlanSigner::Digests PlanSigner::aggregate_output_digests(const LogicalAggregate&
     sc.aux.clear();
     sc.aux.begin("aggregate_output");
     w.columns("groups", a.groups, false);
-    sc.aux.field("aggregate").begin_list();
+    const size_t list = sc.aux.field("aggregate").begin_list();
     w.aggregate(a.aggs[i]);
-    sc.aux.end_list();
+    sc.aux.end_list(list);
   };
   sc.tape.clear();
   SignatureParamWriter record(*this, sc.aux, false);
@@ -463,7 +509,7 @@ PlanSigner::Digests PlanSigner::aggregate_output_digests(const LogicalAggregate&
 }
 
 PlanSigner::Digests PlanSigner::output_digests(std::string_view kind, const NodeSignatures& producer, size_t i) {
-  CanonicalEncoder& enc = sc_->aux;
+  TokenWriter& enc = sc_->aux;
   Digests d;
   enc.clear();
   enc.begin(kind).sig(producer.exact).i64(static_cast<int64_t>(i));
@@ -509,7 +555,7 @@ void PlanSigner::define_outputs(const LogicalOperator& op, const NodeSignatures&
 }
 
 const NodeSignatures& PlanSigner::sign(const LogicalOperator& op) {
-  if (Slot* s = logical_.find(op.id); s && s->valid) return s->sigs;
+  if (Slot* s = t_->logical.find(op.id); s && s->valid) return s->sigs;
   for (auto& c : op.children) sign(*c);
   const LogicalOperator* producer = nullptr;
   if (op.kind == LogicalKind::CteRef) {
@@ -526,16 +572,16 @@ const NodeSignatures& PlanSigner::sign(const LogicalOperator& op) {
   sc.exact_children.clear();
   sc.templ_children.clear();
   for (auto& c : op.children) {
-    const NodeSignatures& cs = logical_.find(c->id)->sigs;
+    const NodeSignatures& cs = t_->logical.find(c->id)->sigs;
     sc.exact_children.push_back(cs.exact);
     sc.templ_children.push_back(cs.templ);
   }
   if (producer) {
-    const NodeSignatures& ps = logical_.find(producer->id)->sigs;
+    const NodeSignatures& ps = t_->logical.find(producer->id)->sigs;
     sc.exact_children.push_back(ps.exact);
     sc.templ_children.push_back(ps.templ);
   }
-  Slot& slot = logical_.get(op.id);
+  Slot& slot = t_->logical.get(op.id);
   sign_form(op, logical_kind_name(op.kind), slot.sigs);
   slot.sigs.join_set = join_set(op);
   slot.valid = true;
@@ -548,29 +594,29 @@ std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op) {
   if (!inner_join(op)) return std::nullopt;
   // Children are signed (and their sets recorded) before their parent: this join's set is theirs
   // (an input that is not an inner join is one input) plus its own predicates.
-  if (op.id >= join_sets_.size()) join_sets_.resize(std::max<size_t>(op.id + 1, 2 * join_sets_.size()));
+  if (op.id >= t_->join_sets.size()) t_->join_sets.resize(std::max<size_t>(op.id + 1, 2 * t_->join_sets.size()));
   sig::JoinSet set;
   for (auto& c : op.children) {
-    if (inner_join(*c) && c->id < join_sets_.size() && join_sets_[c->id].valid) set.merge(join_sets_[c->id].set);
-    else set.add_input(logical_.find(c->id)->sigs.exact);
+    if (inner_join(*c) && c->id < t_->join_sets.size() && t_->join_sets[c->id].valid) set.merge(t_->join_sets[c->id].set);
+    else set.add_input(t_->logical.find(c->id)->sigs.exact);
   }
-  join_preds_.clear();
+  t_->join_preds.clear();
   const auto& conds = op.as<LogicalJoin>().conditions;
   if (last_conj_src_ == &conds && !last_conj_ && last_conj_parts_.size() == conds.size()) {
     // Every condition was already normal (neither AND nor OR): each is one predicate, digested
     // for the node's form.
-    join_preds_.assign(last_conj_parts_.begin(), last_conj_parts_.end());
+    t_->join_preds.assign(last_conj_parts_.begin(), last_conj_parts_.end());
   } else {
     for (auto& c : conds) {
       if (conds.size() == 1 && last_conj_src_ == &conds && last_conj_) {
-        split_predicate_digests(*last_conj_, join_preds_);  // normalized already for the node's form
+        split_predicate_digests(*last_conj_, t_->join_preds);  // normalized already for the node's form
       } else {
-        predicate_digests(*c, join_preds_);
+        predicate_digests(*c, t_->join_preds);
       }
     }
   }
   add_predicates(set);
-  join_sets_[op.id] = JoinSetSlot{set, true};
+  t_->join_sets[op.id] = JoinSetSlot{set, true};
   return set.signature();
 }
 
@@ -584,9 +630,9 @@ void PlanSigner::predicate_digests(const Expr& condition, std::vector<sig::Signa
 }
 
 void PlanSigner::add_predicates(sig::JoinSet& set) {
-  std::sort(join_preds_.begin(), join_preds_.end());
-  join_preds_.erase(std::unique(join_preds_.begin(), join_preds_.end()), join_preds_.end());
-  for (const Signature& p : join_preds_) set.add_predicate(p);
+  std::sort(t_->join_preds.begin(), t_->join_preds.end());
+  t_->join_preds.erase(std::unique(t_->join_preds.begin(), t_->join_preds.end()), t_->join_preds.end());
+  for (const Signature& p : t_->join_preds) set.add_predicate(p);
 }
 
 sig::Signature PlanSigner::join_set_of(const std::vector<const LogicalOperator*>& inputs,
@@ -594,8 +640,8 @@ sig::Signature PlanSigner::join_set_of(const std::vector<const LogicalOperator*>
   // As join_set(): each condition normalized on its own, AND-split into predicates.
   sig::JoinSet set;
   for (const LogicalOperator* op : inputs) set.add_input(sign(*op).exact);
-  join_preds_.clear();
-  for (const Expr* c : conditions) predicate_digests(*c, join_preds_);
+  t_->join_preds.clear();
+  for (const Expr* c : conditions) predicate_digests(*c, t_->join_preds);
   add_predicates(set);
   return set.signature();
 }
@@ -611,18 +657,18 @@ void PlanSigner::define_outputs(const PhysicalOperator& op, const NodeSignatures
 }
 
 const NodeSignatures& PlanSigner::sign(const PhysicalOperator& op) {
-  if (Slot* s = physical_.find(op.id); s && s->valid) return s->sigs;
+  if (Slot* s = t_->physical.find(op.id); s && s->valid) return s->sigs;
   for (auto& c : op.children) sign(*c);
   sc_ = &scratch();
   Scratch& sc = *sc_;
   sc.exact_children.clear();
   sc.templ_children.clear();
   for (auto& c : op.children) {
-    const NodeSignatures& cs = physical_.find(c->id)->sigs;
+    const NodeSignatures& cs = t_->physical.find(c->id)->sigs;
     sc.exact_children.push_back(cs.exact);
     sc.templ_children.push_back(cs.templ);
   }
-  Slot& slot = physical_.get(op.id);
+  Slot& slot = t_->physical.get(op.id);
   sign_form(op, physical_kind_text(op.kind), slot.sigs);
   slot.sigs.join_set.reset();
   slot.valid = true;

@@ -91,6 +91,8 @@ class PlanSigner {
    public:
     Slot* find(NodeId id) { return id < index_.size() && index_[id] ? at(index_[id] - 1) : nullptr; }
     Slot& get(NodeId id);
+    /// Empties the table, keeping its memory.
+    void reset();
 
    private:
     static constexpr uint32_t kChunk = 16;
@@ -122,7 +124,8 @@ class PlanSigner {
   /// The slot of column id, created (unknown) if needed; valid until the next slot is created.
   LineageSlot& lineage_slot(ColumnId id);
   bool lineage_known(ColumnId id) const {
-    return id < lineage_index_.size() && lineage_index_[id] != 0 && lineage_[lineage_index_[id] - 1].known;
+    const std::vector<uint32_t>& index = t_->lineage_index;
+    return id < index.size() && index[id] != 0 && t_->lineage[index[id] - 1].known;
   }
   void define(ColumnId id, const Digests& d);
   /// Digests of an expression as it is (already normalized).
@@ -147,15 +150,23 @@ class PlanSigner {
   void define_outputs(const PhysicalOperator& op, const NodeSignatures& sigs);
   std::optional<sig::Signature> join_set(const LogicalOperator& op);
 
+  /// What a signer knows, by node and column id; pooled per thread (acquire_tables).
+  struct Tables {
+    SlotTable logical, physical;
+    /// Column id -> 1 + index into lineage (0: nothing known yet): only the columns signing
+    /// touches get a slot.
+    std::vector<uint32_t> lineage_index;
+    std::vector<LineageSlot> lineage;
+    std::vector<JoinSetSlot> join_sets;       // by node id
+    std::vector<sig::Signature> join_preds;   // scratch: one join's own predicate digests
+    void reset();
+  };
+  static std::unique_ptr<Tables> acquire_tables();
+  static std::vector<std::unique_ptr<Tables>>& tables_pool();
+
   const PlanContext& ctx_;
-  SlotTable logical_, physical_;
-  /// Column id -> 1 + index into lineage_ (0: nothing known yet): only the columns signing touches
-  /// get a slot.
-  std::vector<uint32_t> lineage_index_;
-  std::vector<LineageSlot> lineage_;
+  std::unique_ptr<Tables> t_;
   std::vector<const LogicalOperator*> ctes_;  // by cte index
-  std::vector<JoinSetSlot> join_sets_;       // by node id
-  std::vector<sig::Signature> join_preds_;   // scratch: one join's own predicate digests
   Scratch* sc_ = nullptr;                    // this thread's scratch, set by each sign()
 
   // What the last conjuncts()/exprs() call of the node being signed computed, for define_outputs

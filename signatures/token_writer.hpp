@@ -1,0 +1,129 @@
+#pragma once
+// The CanonicalEncoder byte format (canonical_encoder.hpp) for hot paths whose token sequence is
+// fixed by code, such as the plan signer, which writes a few dozen tokens per plan node: the same
+// bytes, with no frame bookkeeping and no misuse checks. Lists are closed with the position
+// begin_list() returned; a set holds elements of one fixed size (a signature, or a list of two
+// signatures), sorted by their bytes and de-duplicated at end_set(). The tests pin its output
+// against CanonicalEncoder byte for byte.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include "signatures/byte_buffer.hpp"
+#include "signatures/signature.hpp"
+
+namespace hindsight::sig {
+
+class TokenWriter {
+ public:
+  enum class Mode { Exact, Template };  ///< as CanonicalEncoder::Mode: Template writes typed placeholders
+
+  explicit TokenWriter(Mode mode = Mode::Exact) : mode_(mode) {}
+
+  void clear() { buf_.clear(); }
+  std::string_view view() const { return buf_.view(); }
+  size_t size() const { return buf_.size(); }
+
+  TokenWriter& begin(std::string_view kind) { return put('K', kind); }
+  TokenWriter& field(std::string_view key) { return put('F', key); }
+  TokenWriter& str(std::string_view value) { return put('S', value); }
+  TokenWriter& i64(int64_t value) { return put_u64('I', static_cast<uint64_t>(value)); }
+  TokenWriter& boolean(bool value) {
+    char* p = buf_.grow(2);
+    p[0] = 'B';
+    p[1] = static_cast<char>(value ? 1 : 0);
+    return *this;
+  }
+  TokenWriter& null() {
+    *buf_.grow(1) = 'N';
+    return *this;
+  }
+  TokenWriter& sig(const Signature& value) {
+    char* p = buf_.grow(17);
+    p[0] = 'G';
+    store_le64(p + 1, value.hi);
+    store_le64(p + 9, value.lo);
+    return *this;
+  }
+
+  TokenWriter& constant_i64(std::string_view type_tag, int64_t value) {
+    return constant_header(type_tag) ? put_u64('I', static_cast<uint64_t>(value)) : *this;
+  }
+  TokenWriter& constant_f64(std::string_view type_tag, double value) {
+    return constant_header(type_tag) ? put_u64('D', canonical_double_bits(value)) : *this;
+  }
+  TokenWriter& constant_str(std::string_view type_tag, std::string_view value) {
+    return constant_header(type_tag) ? put('S', value) : *this;
+  }
+  TokenWriter& constant_null(std::string_view type_tag) { return constant_header(type_tag) ? null() : *this; }
+
+  /// Opens a list; returns what end_list needs.
+  size_t begin_list() {
+    const size_t header = buf_.size();
+    *buf_.grow(5) = 'L';  // the length is patched in by end_list
+    return header;
+  }
+  TokenWriter& end_list(size_t header) {
+    store_le32(buf_.data() + header + 1, buf_.size() - header - 5);
+    return *this;
+  }
+
+  /// Opens a set whose elements (tokens written next, at the set's level) are each `element_size`
+  /// bytes; returns what end_set needs.
+  size_t begin_set() const { return buf_.size(); }
+  TokenWriter& end_set(size_t start, size_t element_size) {
+    const size_t n = (buf_.size() - start) / element_size;
+    const char* base = buf_.data() + start;
+    order_.clear();
+    for (size_t i = 0; i < n; ++i) order_.push_back(static_cast<uint32_t>(i * element_size));
+    auto less = [&](uint32_t a, uint32_t b) { return std::memcmp(base + a, base + b, element_size) < 0; };
+    auto same = [&](uint32_t a, uint32_t b) { return std::memcmp(base + a, base + b, element_size) == 0; };
+    std::sort(order_.begin(), order_.end(), less);
+    order_.erase(std::unique(order_.begin(), order_.end(), same), order_.end());
+    elements_.assign(base, base + n * element_size);
+    buf_.truncate(start);
+    char* p = buf_.grow(5 + order_.size() * (4 + element_size));
+    p[0] = 'T';
+    store_le32(p + 1, order_.size());
+    p += 5;
+    for (uint32_t offset : order_) {
+      store_le32(p, element_size);
+      std::memcpy(p + 4, elements_.data() + offset, element_size);
+      p += 4 + element_size;
+    }
+    return *this;
+  }
+
+  /// Size of a sig() token, and of a list of two of them: the set elements the signer writes.
+  static constexpr size_t kSigToken = 17;
+  static constexpr size_t kSigPairToken = 5 + 2 * kSigToken;
+
+ private:
+  TokenWriter& put(char tag, std::string_view bytes) {
+    char* p = buf_.grow(5 + bytes.size());
+    p[0] = tag;
+    store_le32(p + 1, bytes.size());
+    ByteBuffer::copy_bytes(p + 5, bytes.data(), bytes.size());
+    return *this;
+  }
+  TokenWriter& put_u64(char tag, uint64_t v) {
+    char* p = buf_.grow(9);
+    p[0] = tag;
+    store_le64(p + 1, v);
+    return *this;
+  }
+  /// Writes a constant's header; true if its value follows (exact mode).
+  bool constant_header(std::string_view type_tag) {
+    put(mode_ == Mode::Exact ? 'C' : '?', type_tag);
+    return mode_ == Mode::Exact;
+  }
+
+  Mode mode_;
+  ByteBuffer buf_;
+  std::vector<uint32_t> order_;  // end_set: element offsets, sorted
+  std::vector<char> elements_;   // end_set: a copy of the elements
+};
+
+}  // namespace hindsight::sig
