@@ -52,21 +52,12 @@ std::array<char, 32> hex_of(uint64_t hi, uint64_t lo) {
 void PlanMapper::reserve(size_t entities, size_t links, size_t signatures) {
   entities_.reserve(entities);
   uf_.reserve(entities);
-  min_member_.reserve(entities);
-  schema_holder_.reserve(entities);
+  roots_.reserve(entities);
   links_.reserve(links);
   signatures = std::min(signatures, entities);
   signature_keys_.reserve(signatures);
   signature_entity_.reserve(signatures);
-  if (signature_table_.size() < 2 * signatures) {
-    size_t n = 64;
-    while (n < 2 * signatures) n *= 2;
-    std::vector<SignatureSlot> old = std::move(signature_table_);
-    signature_table_.assign(n, SignatureSlot{});
-    signature_count_ = 0;
-    for (const SignatureSlot& s : old)
-      if (s.key != kNone) insert_signature_id(signature_keys_[s.key], signature_entity_[s.key]);
-  }
+  if (signature_table_.size() < 2 * signatures) grow_signature_table(std::bit_ceil(std::max<size_t>(64, 2 * signatures)));
 }
 
 uint32_t PlanMapper::intern(std::vector<std::string>& names, std::string_view text) {
@@ -134,8 +125,7 @@ EntityId PlanMapper::push_entity(EntityKind kind, SchemaId schema) {
   EntityRecord& e = entities_.emplace_back();
   e.kind = kind;
   e.schema = schema.value;
-  min_member_.push_back(id);
-  schema_holder_.push_back(schema == kUnknownSchema ? kNone : id);
+  roots_.push_back(RootInfo{id, schema == kUnknownSchema ? kNone : id});
   index_.valid = false;
   return id;
 }
@@ -209,31 +199,12 @@ const std::string& PlanMapper::label_text(EntityId id) const {
 
 EntityId PlanMapper::signature(std::string_view hex, std::string label) {
   auto [hi, lo] = parse_hex_key(hex);
-  SignatureKey key{hi, lo};
-  if (EntityId id = find_signature_id(key); id != kNone) return id;
-  if (label.empty()) return add_signature(key, {}, "sig ");
-  return add_signature(key, std::move(label), nullptr);
+  if (label.empty()) return intern_signature(SignatureKey{hi, lo}, {}, "sig ");
+  return intern_signature(SignatureKey{hi, lo}, std::move(label), nullptr);
 }
 
 EntityId PlanMapper::signature(uint64_t hi, uint64_t lo, const char* label_prefix) {
-  SignatureKey key{hi, lo};
-  if (EntityId id = find_signature_id(key); id != kNone) return id;
-  return add_signature(key, {}, label_prefix);
-}
-
-EntityId PlanMapper::add_signature(SignatureKey key, std::string label, const char* lazy_prefix) {
-  EntityId id = push_entity(EntityKind::Signature, kUnknownSchema);
-  EntityRecord& e = entities_[id];
-  e.key = static_cast<uint32_t>(signature_keys_.size());
-  e.prefix = lazy_prefix;
-  if (!label.empty()) {
-    if (labels_.size() <= id) labels_.resize(id + 1);
-    labels_[id] = std::move(label);
-  }
-  signature_keys_.push_back(key);
-  signature_entity_.push_back(id);
-  insert_signature_id(key, id);
-  return id;
+  return intern_signature(SignatureKey{hi, lo}, {}, label_prefix);
 }
 
 namespace {
@@ -260,20 +231,42 @@ EntityId PlanMapper::find_signature_id(SignatureKey key) const {
   }
 }
 
-void PlanMapper::insert_signature_id(SignatureKey key, EntityId id) {
-  if (2 * (signature_count_ + 1) > signature_table_.size()) {
-    // Grow at half load: probe sequences stay short.
-    std::vector<SignatureSlot> old = std::move(signature_table_);
-    signature_table_.assign(std::max<size_t>(64, old.size() * 2), SignatureSlot{});
-    signature_count_ = 0;
-    for (const SignatureSlot& s : old)
-      if (s.key != kNone) insert_signature_id(signature_keys_[s.key], signature_entity_[s.key]);
-  }
+EntityId PlanMapper::intern_signature(SignatureKey key, std::string label, const char* lazy_prefix) {
+  if (2 * (signature_count_ + 1) > signature_table_.size())  // grow at half load: probe sequences stay short
+    grow_signature_table(std::max<size_t>(64, 2 * signature_table_.size()));
   const size_t mask = signature_table_.size() - 1;
+  const auto tag = static_cast<uint32_t>(key.hi);
   size_t i = slot_of(key.hi, key.lo, mask);
-  while (signature_table_[i].key != kNone) i = (i + 1) & mask;
-  signature_table_[i] = SignatureSlot{entities_[id].key, static_cast<uint32_t>(key.hi)};
+  for (; signature_table_[i].key != kNone; i = (i + 1) & mask) {
+    const SignatureSlot& s = signature_table_[i];
+    if (s.tag == tag && signature_keys_[s.key] == key) return signature_entity_[s.key];
+  }
+  EntityId id = push_entity(EntityKind::Signature, kUnknownSchema);
+  EntityRecord& e = entities_[id];
+  e.key = static_cast<uint32_t>(signature_keys_.size());
+  e.prefix = lazy_prefix;
+  if (!label.empty()) {
+    if (labels_.size() <= id) labels_.resize(id + 1);
+    labels_[id] = std::move(label);
+  }
+  signature_keys_.push_back(key);
+  signature_entity_.push_back(id);
+  signature_table_[i] = SignatureSlot{e.key, tag};
   ++signature_count_;
+  return id;
+}
+
+void PlanMapper::grow_signature_table(size_t slots) {
+  std::vector<SignatureSlot> table(slots, SignatureSlot{});
+  const size_t mask = slots - 1;
+  for (const SignatureSlot& s : signature_table_) {
+    if (s.key == kNone) continue;
+    const SignatureKey& key = signature_keys_[s.key];
+    size_t i = slot_of(key.hi, key.lo, mask);
+    while (table[i].key != kNone) i = (i + 1) & mask;
+    table[i] = s;
+  }
+  signature_table_ = std::move(table);
 }
 
 LinkResult PlanMapper::link(EntityId a, EntityId b, std::string_view stage) {
@@ -291,8 +284,8 @@ LinkResult PlanMapper::link(EntityId a, EntityId b, StageId stage) {
     index_.valid = false;
     return LinkResult{LinkOutcome::AlreadyGrouped, std::nullopt};
   }
-  EntityId holder_a = schema_holder_[ra];
-  EntityId holder_b = schema_holder_[rb];
+  EntityId holder_a = roots_[ra].schema_holder;
+  EntityId holder_b = roots_[rb].schema_holder;
   if (holder_a != kNone && holder_b != kNone && !same_schema(holder_a, holder_b)) {
     std::string reason = fmt::format("schema mismatch: #{} '{}' is in a group with output {} (from #{}), #{} '{}' in a "
                                      "group with output {} (from #{})",
@@ -307,9 +300,9 @@ LinkResult PlanMapper::link(EntityId a, EntityId b, StageId stage) {
   // Union-find does the signature unification by itself: a Signature entity is one id, so linking any operator to
   // it joins that operator's group with the groups of everything already linked to the same signature.
   uint32_t root = uf_.link_roots(ra, rb);
-  min_member_[root] = std::min(min_member_[ra], min_member_[rb]);
+  const EntityId min_member = std::min(roots_[ra].min_member, roots_[rb].min_member);
   // Both known schemas are equal here; keep the smallest holder so the reported origin does not depend on link order.
-  schema_holder_[root] = std::min(holder_a, holder_b);  // kNone is UINT32_MAX: a known holder always wins
+  roots_[root] = RootInfo{min_member, std::min(holder_a, holder_b)};  // kNone is UINT32_MAX: a known holder wins
   links_.push_back(LinkRecord{a, b, stage});
   index_.valid = false;
   return LinkResult{LinkOutcome::Merged, std::nullopt};
@@ -389,7 +382,7 @@ std::vector<EntityId> PlanMapper::members(GroupId group, EntityKind kind) const 
 }
 
 const std::vector<std::string>& PlanMapper::group_schema(GroupId group) const {
-  EntityId holder = schema_holder_[uf_.find(members(group).front())];
+  EntityId holder = roots_[uf_.find(members(group).front())].schema_holder;
   return schema_text(holder);
 }
 

@@ -106,7 +106,7 @@ class PlanMapper {
   /// True if a and b are in one group (cheap: two finds).
   bool same_group(EntityId a, EntityId b) const { return uf_.find(check(a)) == uf_.find(check(b)); }
   /// Smallest member id of id's group: a canonical, link-order-independent key that needs no renumbering.
-  EntityId smallest_member(EntityId id) const { return min_member_[uf_.find(check(id))]; }
+  EntityId smallest_member(EntityId id) const { return roots_[uf_.find(check(id))].min_member; }
   /// Dense group id of id's group (see class comment; rebuilds a cached index after mutations).
   GroupId group_of(EntityId id) const;
   /// Number of groups (singletons included).
@@ -184,9 +184,10 @@ class PlanMapper {
   const std::vector<std::string>& schema_text(EntityId id) const;
   bool same_schema(EntityId x, EntityId y) const;
   uint32_t intern_stage(std::string_view stage);
-  EntityId add_signature(SignatureKey key, std::string label, const char* lazy_prefix);
   EntityId find_signature_id(SignatureKey key) const;
-  void insert_signature_id(SignatureKey key, EntityId id);
+  /// The Signature entity of key: found, or made (with `label` / `lazy_prefix`) and interned.
+  EntityId intern_signature(SignatureKey key, std::string label, const char* lazy_prefix);
+  void grow_signature_table(size_t slots);
   EntityId push_entity(EntityKind kind, SchemaId schema);
   const std::string& label_text(EntityId id) const;
   const GroupIndex& index() const;
@@ -194,8 +195,11 @@ class PlanMapper {
 
   std::vector<EntityRecord> entities_;
   UnionFind uf_;
-  std::vector<EntityId> min_member_;     // per root: smallest member id (merged on union)
-  std::vector<EntityId> schema_holder_;  // per root: first member with a known schema, or kNone
+  struct RootInfo {
+    EntityId min_member;     // smallest member id (merged on union)
+    EntityId schema_holder;  // smallest member with a known schema, or kNone
+  };
+  std::vector<RootInfo> roots_;  // by entity id; meaningful for roots
 
   std::vector<std::string> type_names_;  // by TypeNameId
   // Interned schemas: schemas_[id] = {offset, size} in schema_pool_ (id 0: the empty, unknown schema), found by

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <boost/pending/disjoint_sets.hpp>
+
 namespace hindsight::mapper {
 
 /// Growable union-find over dense ids 0..n-1: Boost `disjoint_sets` (union by rank, full path compression) with
@@ -18,10 +20,18 @@ class UnionFind {
   uint32_t add();
 
   /// Representative of x's set. Compresses paths, hence logically const only.
-  uint32_t find(uint32_t x) const;
+  uint32_t find(uint32_t x) const {
+    // find_set on a const object: path compression only rewrites parent_ (mutable); rank_ is not touched.
+    if (parent_[x] == x) return x;  // most finds are of a root: no view to build
+    return Sets(const_cast<uint8_t*>(rank_.data()), parent_.data()).find_set(x);
+  }
 
   /// Unions the sets whose *roots* are ra and rb (ra != rb); returns the root of the union.
-  uint32_t link_roots(uint32_t ra, uint32_t rb);
+  uint32_t link_roots(uint32_t ra, uint32_t rb) {
+    Sets(rank_.data(), parent_.data()).link(ra, rb);
+    // After link one root points at the other: the union's root is whichever still points at itself.
+    return parent_[ra] == ra ? ra : rb;
+  }
 
   /// Number of ids.
   size_t size() const { return parent_.size(); }
@@ -30,6 +40,8 @@ class UnionFind {
   void reserve(size_t n);
 
  private:
+  using Sets = boost::disjoint_sets<uint8_t*, uint32_t*>;
+
   mutable std::vector<uint32_t> parent_;
   std::vector<uint8_t> rank_;  // rank <= log2(n) < 32
 };

@@ -101,11 +101,11 @@ class TokenWriter {
   static constexpr size_t kSigPairToken = 5 + 2 * kSigToken;
 
  private:
-  TokenWriter& put(char tag, std::string_view bytes) {
+  [[gnu::always_inline]] TokenWriter& put(char tag, std::string_view bytes) {
     char* p = buf_.grow(5 + bytes.size());
     p[0] = tag;
     store_le32(p + 1, bytes.size());
-    ByteBuffer::copy_bytes(p + 5, bytes.data(), bytes.size());
+    std::memcpy(p + 5, bytes.data(), bytes.size());
     return *this;
   }
   TokenWriter& put_u64(char tag, uint64_t v) {

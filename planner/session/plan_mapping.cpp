@@ -24,34 +24,24 @@ class SchemaLister {
   }
 
   mapper::PlanMapper::SchemaId operator()(const std::vector<ColumnId>& outputs) {
-    for (ColumnId c : outputs) ++count_[c < type_of_column_.size() ? type_of_column_[c] : known_type(c)];
-    uint64_t packed = 0;
-    bool fits = known_.size() <= 8;
-    for (size_t k = 0; k < known_.size() && fits; ++k) {
-      fits = count_[k] < 256;
-      packed |= static_cast<uint64_t>(count_[k]) << (8 * k);
-    }
-    if (!fits) return intern_counted();
-    // Open addressing over packed counts (packed == 0 is the empty schema, never stored).
-    if (packed == 0) return mapper::PlanMapper::kUnknownSchema;
-    if (2 * (cached_ + 1) > cache_.size()) grow_cache();
-    const size_t mask = cache_.size() - 1;
-    size_t i = mix(packed) & mask;
-    for (; cache_[i].packed != 0; i = (i + 1) & mask) {
-      if (cache_[i].packed == packed) {
-        std::fill(count_.begin(), count_.end(), 0);
-        return cache_[i].schema;
+    if (outputs.empty()) return mapper::PlanMapper::kUnknownSchema;
+    if (outputs.size() < 256) {
+      // Each column adds one to its type's byte; with fewer than 256 columns no byte carries.
+      uint64_t packed = 0;
+      bool fits = true;
+      for (ColumnId c : outputs) {
+        const uint32_t k = type_index(c);
+        fits &= k < 8;
+        packed += uint64_t{1} << (8 * (k & 7));
       }
+      if (fits) return cached(packed);
     }
-    mapper::PlanMapper::SchemaId id = intern_counted();
-    cache_[i] = CacheSlot{packed, id};
-    ++cached_;
-    return id;
+    for (ColumnId c : outputs) ++count_[type_index(c)];
+    return intern_counted();
   }
 
  private:
   struct Known {
-    DataType type;
     std::string name;
     mapper::PlanMapper::TypeNameId id;
   };
@@ -64,6 +54,23 @@ class SchemaLister {
     x ^= x >> 31;
     x *= 0x9E3779B97F4A7C15ULL;
     return x ^ (x >> 29);
+  }
+
+  uint32_t type_index(ColumnId c) { return c < type_of_column_.size() ? type_of_column_[c] : known_type(c); }
+
+  /// The schema whose per-type column counts are the bytes of `packed` (types 0-7), from the cache
+  /// (open addressing; packed is never 0 here).
+  mapper::PlanMapper::SchemaId cached(uint64_t packed) {
+    if (2 * (cached_ + 1) > cache_.size()) grow_cache();
+    const size_t mask = cache_.size() - 1;
+    size_t i = mix(packed) & mask;
+    for (; cache_[i].packed != 0; i = (i + 1) & mask)
+      if (cache_[i].packed == packed) return cache_[i].schema;
+    for (uint32_t k = 0; k < 8 && k < count_.size(); ++k) count_[k] = static_cast<uint32_t>((packed >> (8 * k)) & 0xFF);
+    mapper::PlanMapper::SchemaId id = intern_counted();
+    cache_[i] = CacheSlot{packed, id};
+    ++cached_;
+    return id;
   }
 
   /// The schema of the counted columns, interned by the mapper; resets the counts.
@@ -97,13 +104,13 @@ class SchemaLister {
   }
 
   uint32_t known(const DataType& t) {
-    for (size_t i = 0; i < known_.size(); ++i) {
-      const DataType& k = known_[i].type;
-      if (k.id == t.id && k.precision == t.precision && k.scale == t.scale) return static_cast<uint32_t>(i);
-    }
+    const uint32_t key = static_cast<uint32_t>(t.id) | uint32_t{t.precision} << 8 | uint32_t{t.scale} << 16;
+    for (size_t i = 0; i < known_keys_.size(); ++i)
+      if (known_keys_[i] == key) return static_cast<uint32_t>(i);
+    known_keys_.push_back(key);
     std::string name = t.to_string();
     mapper::PlanMapper::TypeNameId id = pm_.intern_type_name(name);
-    known_.push_back(Known{t, std::move(name), id});
+    known_.push_back(Known{std::move(name), id});
     count_.push_back(0);
     by_name_.push_back(static_cast<uint32_t>(known_.size() - 1));
     std::sort(by_name_.begin(), by_name_.end(), [&](uint32_t a, uint32_t b) { return known_[a].name < known_[b].name; });
@@ -114,6 +121,7 @@ class SchemaLister {
   const PlanContext& ctx_;
   mapper::PlanMapper& pm_;
   std::vector<Known> known_;
+  std::vector<uint32_t> known_keys_;       // per known type: id, precision and scale in one word
   std::vector<uint32_t> by_name_;          // indices into known_, in type-name order
   std::vector<uint32_t> count_;            // per known type: columns of the operator being listed
   std::vector<uint32_t> type_of_column_;   // per column id: index into known_, or kUnknown
@@ -233,10 +241,14 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
                                       signature = pm.stage_id("signature"), join_set = pm.stage_id("signature:join_set");
 
     // bind: AST node -> logical operator.
+    // AST ids are dense within a statement (-1: none was assigned); one entity per id.
+    int max_ast = -1;
+    for (auto& l : cq.ast_links) max_ast = std::max(max_ast, l.ast_id);
+    std::vector<mapper::EntityId> ast(static_cast<size_t>(max_ast + 2), UINT32_MAX);  // [0]: id -1
     for (auto& l : cq.ast_links) {
-      auto it = m->ast.find(l.ast_id);
-      if (it == m->ast.end()) it = m->ast.emplace(l.ast_id, pm.add_numbered(mapper::EntityKind::Ast, "ast", l.ast_id)).first;
-      pm.link(it->second, logical_entity(l.node), bind);
+      mapper::EntityId& e = ast[static_cast<size_t>(std::max(l.ast_id, -1) + 1)];
+      if (e == UINT32_MAX) e = pm.add_numbered(mapper::EntityKind::Ast, "ast", l.ast_id);
+      pm.link(e, logical_entity(l.node), bind);
     }
     // rewrite: replaced -> replacement.
     // A few rules make many links: one interned stage per rule name.

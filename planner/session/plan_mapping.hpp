@@ -69,7 +69,7 @@ class NodeEntityMap {
 struct QueryMapping {
   mapper::PlanMapper mapper;
   NodeEntityMap logical, physical;
-  std::map<int, mapper::EntityId> ast, exec;
+  std::map<int, mapper::EntityId> exec;  // exec operator id -> entity (with a run)
 
   std::optional<mapper::GroupId> group_of_logical(NodeId id) const;
   std::optional<mapper::GroupId> group_of_physical(NodeId id) const;
