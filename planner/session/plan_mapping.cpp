@@ -207,22 +207,34 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
     m->logical.reserve(operators);
     m->physical.reserve(operators);
 
-    // Entities for every operator of the final plans.
+    // Entities for every operator of the final plans, and (while each node is at hand) the
+    // signatures they are linked to below, after the links of the earlier stages.
     SchemaLister schema_of(cq.ctx, pm);
+    struct SignatureLink {
+      mapper::EntityId entity;
+      const NodeSignatures* sigs;
+      bool logical;
+    };
+    std::vector<SignatureLink> signature_links;
+    signature_links.reserve(operators);
     // Without details a label is "<kind> #<id>": left to the mapper to spell when someone reads it.
     auto add_logical = [&](const LogicalOperator& op) {
       const char* kind = logical_kind_name(op.kind);
-      m->logical.insert_or_assign(
-          op.id, detailed_labels
-                     ? pm.add_with_schema(mapper::EntityKind::Logical, label_of(op, kind, cq.ctx, true), schema_of(op.outputs))
-                     : pm.add_numbered(mapper::EntityKind::Logical, kind, op.id, schema_of(op.outputs)));
+      const mapper::EntityId e =
+          detailed_labels
+              ? pm.add_with_schema(mapper::EntityKind::Logical, label_of(op, kind, cq.ctx, true), schema_of(op.outputs))
+              : pm.add_numbered(mapper::EntityKind::Logical, kind, op.id, schema_of(op.outputs));
+      m->logical.insert_or_assign(op.id, e);
+      signature_links.push_back({e, &signer.sign(op), true});
     };
     auto add_physical = [&](const PhysicalOperator& op) {
       const char* kind = physical_op_name(op.kind);
-      m->physical.insert_or_assign(
-          op.id, detailed_labels
-                     ? pm.add_with_schema(mapper::EntityKind::Physical, label_of(op, kind, cq.ctx, true), schema_of(op.outputs))
-                     : pm.add_numbered(mapper::EntityKind::Physical, kind, op.id, schema_of(op.outputs)));
+      const mapper::EntityId e =
+          detailed_labels
+              ? pm.add_with_schema(mapper::EntityKind::Physical, label_of(op, kind, cq.ctx, true), schema_of(op.outputs))
+              : pm.add_numbered(mapper::EntityKind::Physical, kind, op.id, schema_of(op.outputs));
+      m->physical.insert_or_assign(op.id, e);
+      signature_links.push_back({e, &signer.sign(op), false});
     };
     for (auto& c : cq.ctes) pre_order(*c.logical, add_logical);
     pre_order(*cq.logical, add_logical);
@@ -267,20 +279,10 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
       if (auto it = m->physical.find(p.physical); it != m->physical.end()) pm.link(logical_entity(p.logical), it->second, physical);
     // signature: every operator -> its exact signature (equal signatures are one entity); inner
     // joins also -> their join-set signature, the same for every join order and algorithm.
-    auto sign_logical = [&](const LogicalOperator& op) {
-      const NodeSignatures& s = signer.sign(op);
-      mapper::EntityId e = m->logical.at(op.id);
-      pm.link(e, pm.signature(s.exact.hi, s.exact.lo), signature);
-      if (s.join_set) pm.link(e, pm.signature(s.join_set->hi, s.join_set->lo, "join-set "), join_set);
-    };
-    auto sign_physical = [&](const PhysicalOperator& op) {
-      const NodeSignatures& s = signer.sign(op);
-      pm.link(m->physical.at(op.id), pm.signature(s.exact.hi, s.exact.lo), signature);
-    };
-    for (auto& c : cq.ctes) post_order(*c.logical, sign_logical);
-    post_order(*cq.logical, sign_logical);
-    for (auto& c : cq.ctes) post_order(*c.physical, sign_physical);
-    post_order(*cq.physical, sign_physical);
+    for (const SignatureLink& l : signature_links) {
+      pm.link(l.entity, pm.signature(l.sigs->exact.hi, l.sigs->exact.lo), signature);
+      if (l.logical && l.sigs->join_set) pm.link(l.entity, pm.signature(l.sigs->join_set->hi, l.sigs->join_set->lo, "join-set "), join_set);
+    }
 
     // exec: physical -> each executable operator it became; with a run, the rows it produced.
     if (run && run->exec) {
