@@ -60,6 +60,35 @@ void PlanMapper::reserve(size_t entities, size_t links, size_t signatures) {
   if (signature_table_.size() < 2 * signatures) grow_signature_table(std::bit_ceil(std::max<size_t>(64, 2 * signatures)));
 }
 
+void PlanMapper::clear() {
+  entities_.clear();
+  uf_.clear();
+  roots_.clear();
+  type_names_.clear();
+  schema_pool_.clear();
+  schemas_.assign(1, SchemaSpan{0, 0});
+  std::fill(schema_table_.begin(), schema_table_.end(), 0u);
+  schema_text_.clear();
+  stages_.clear();
+  recent_stages_.fill(kNone);
+  next_recent_ = 0;
+  signature_keys_.clear();
+  signature_entity_.clear();
+  labels_.clear();
+  suffixes_.clear();
+  signature_hex_.clear();
+  std::fill(signature_table_.begin(), signature_table_.end(), SignatureSlot{});
+  signature_count_ = 0;
+  stats_.clear();
+  links_.clear();
+  refused_.clear();
+  strict_ = false;
+  index_.valid = false;
+  index_.group_of_entity.clear();
+  index_.members.clear();
+  index_.links.clear();
+}
+
 uint32_t PlanMapper::intern(std::vector<std::string>& names, std::string_view text) {
   for (size_t i = 0; i < names.size(); ++i)
     if (names[i] == text) return static_cast<uint32_t>(i);

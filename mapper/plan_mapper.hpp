@@ -75,6 +75,10 @@ class PlanMapper {
   /// links.
   void reserve(size_t entities, size_t links, size_t signatures = SIZE_MAX);
 
+  /// Forgets every entity, link, name and setting (as a new mapper) but keeps the memory, for a caller that maps
+  /// query after query.
+  void clear();
+
   /// Strict mode (tests): a refused link throws MapperConflict (it is still recorded first).
   void set_strict(bool strict) { strict_ = strict; }
   bool strict() const { return strict_; }

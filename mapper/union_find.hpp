@@ -38,6 +38,11 @@ class UnionFind {
 
   /// Pre-allocates room for n ids.
   void reserve(size_t n);
+  /// Removes every id, keeping the memory.
+  void clear() {
+    parent_.clear();
+    rank_.clear();
+  }
 
  private:
   using Sets = boost::disjoint_sets<uint8_t*, uint32_t*>;

@@ -179,6 +179,24 @@ void NodeEntityMap::insert_or_assign(NodeId id, mapper::EntityId entity) {
   slots_[id].second = entity;
 }
 
+namespace {
+/// The memory of finished mappings, for the next map_query on this thread.
+struct MappingStorage {
+  mapper::PlanMapper mapper;
+  NodeEntityMap logical, physical;
+};
+constexpr size_t kPooledMappings = 4;
+std::vector<MappingStorage>& mapping_pool() {
+  thread_local std::vector<MappingStorage> pool;
+  return pool;
+}
+}  // namespace
+
+QueryMapping::~QueryMapping() {
+  std::vector<MappingStorage>& pool = mapping_pool();
+  if (pool.size() < kPooledMappings) pool.push_back({std::move(mapper), std::move(logical), std::move(physical)});
+}
+
 std::optional<mapper::GroupId> QueryMapping::group_of_logical(NodeId id) const {
   auto it = logical.find(id);
   if (it == logical.end()) return std::nullopt;
@@ -194,6 +212,15 @@ std::optional<mapper::GroupId> QueryMapping::group_of_physical(NodeId id) const 
 std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQuery* run, const Settings& settings,
                                         bool detailed_labels) {
   auto m = std::make_unique<QueryMapping>();
+  if (std::vector<MappingStorage>& pool = mapping_pool(); !pool.empty()) {
+    m->mapper = std::move(pool.back().mapper);
+    m->logical = std::move(pool.back().logical);
+    m->physical = std::move(pool.back().physical);
+    pool.pop_back();
+    m->mapper.clear();
+    m->logical.clear();
+    m->physical.clear();
+  }
   mapper::PlanMapper& pm = m->mapper;
   pm.set_strict(settings.mapper_strict);
   PlanSigner& signer = *cq.signer;

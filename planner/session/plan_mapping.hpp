@@ -54,6 +54,11 @@ class NodeEntityMap {
   void insert_or_assign(NodeId id, mapper::EntityId entity);
   /// Pre-allocates room for node ids below `n`.
   void reserve(size_t n) { slots_.reserve(n); }
+  /// Removes every entry, keeping the memory.
+  void clear() {
+    slots_.clear();
+    size_ = 0;
+  }
 
  private:
   static constexpr mapper::EntityId kAbsent = UINT32_MAX;
@@ -70,6 +75,13 @@ struct QueryMapping {
   mapper::PlanMapper mapper;
   NodeEntityMap logical, physical;
   std::map<int, mapper::EntityId> exec;  // exec operator id -> entity (with a run)
+
+  QueryMapping() = default;
+  /// Hands the mapper's and maps' memory to the next map_query on this thread (a query's mapping
+  /// is rebuilt for every EXPLAIN and every run: its arrays are reused, not allocated again).
+  ~QueryMapping();
+  QueryMapping(const QueryMapping&) = delete;
+  QueryMapping& operator=(const QueryMapping&) = delete;
 
   std::optional<mapper::GroupId> group_of_logical(NodeId id) const;
   std::optional<mapper::GroupId> group_of_physical(NodeId id) const;

@@ -1,5 +1,7 @@
 #include "mapper/plan_mapper.hpp"
 
+#include "mapper/mapper_export.hpp"
+
 #include <algorithm>
 #include <random>
 
@@ -276,6 +278,32 @@ TEST(PlanMapperTest, LabelReferencesStayValidAsMoreLabelsAreBuilt) {
   EXPECT_EQ(label, "Join #1");
   EXPECT_EQ(m.label(m.add(EntityKind::Ast, "explicit")), "explicit");
   EXPECT_EQ(label, "Join #1");
+}
+
+// clear() leaves a mapper that behaves as a new one.
+TEST(PlanMapperTest, ClearedMapperIsANewMapper) {
+  auto fill = [](PlanMapper& m) {
+    EntityId a = m.add(EntityKind::Logical, "a", kIntVarchar), b = m.add(EntityKind::Physical, "b", kVarcharInt);
+    EntityId s = m.signature(1, 2), t = m.add_numbered(EntityKind::Logical, "Join", 3, " (x)");
+    m.link(a, s, "signature");
+    m.link(t, s, m.stage_id("signature"));
+    m.link(a, b, "physical");  // refused: the schemas differ
+    m.attach_stats(a, {7, true, "observed"});
+    m.label(t);
+    m.group_of(a);
+  };
+  PlanMapper fresh, reused;
+  fill(fresh);
+  reused.set_strict(true);
+  EntityId x = reused.add(EntityKind::Ast, "x", {"DATE", "DATE", "BIGINT"});
+  reused.link(x, reused.signature(1, 2), "bind");
+  for (int i = 0; i < 100; ++i) reused.signature(static_cast<uint64_t>(i) * 7919, 5);
+  reused.clear();
+  EXPECT_FALSE(reused.strict());
+  EXPECT_EQ(reused.size(), 0u);
+  fill(reused);
+  EXPECT_EQ(to_json(reused).dump(), to_json(fresh).dump());
+  EXPECT_EQ(reused.refused_links().size(), 1u);
 }
 
 // Schemas are interned: equal type lists are one schema, whichever call registered them.

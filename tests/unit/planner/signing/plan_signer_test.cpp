@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <random>
 
+#include "mapper/mapper_export.hpp"
 #include "planner/session/plan_mapping.hpp"
 #include "planner/signing/expr_normalizer.hpp"
 #include "tests/unit/planner/tpch_fixture.hpp"
@@ -176,6 +177,37 @@ TEST(PlanSignerTest, TwelveWayJoinMapsCleanlyWhateverTheLabels) {
   for (const mapper::Link& l : cheap->mapper.links()) join_set_links += l.stage == "signature:join_set";
   EXPECT_EQ(join_set_links, joins);
   EXPECT_EQ(joins, 11u);
+}
+
+// Mappings reuse the memory of finished ones (and signers their tables): a mapping made after
+// others, of larger and smaller plans, strict or not, with refused links or not, is the mapping a
+// first one would be.
+TEST(PlanSignerTest, ReusedMappingsAndSignersStartClean) {
+  const char* small = "SELECT n_name FROM nation WHERE n_regionkey = 1";
+  const char* conflict = "SELECT a.n_name, b.n_regionkey FROM nation a, nation b WHERE a.n_nationkey = b.n_nationkey";
+  const char* large =
+      "SELECT count(*) FROM lineitem, orders, customer, nation WHERE l_orderkey = o_orderkey AND o_custkey = c_custkey "
+      "AND c_nationkey = n_nationkey AND n_name = 'FRANCE'";
+  auto first = compile(small);
+  const std::string reference = mapper::to_json(map_query(*first, nullptr, Settings{})->mapper).dump();
+  const sig::Signature reference_root = first->signer->sign(*first->physical).exact;
+  for (const char* other : {large, conflict, large}) {
+    auto cq = compile(other);
+    auto m = map_query(*cq, nullptr, Settings{});
+    if (other == conflict) {
+      EXPECT_FALSE(m->mapper.refused_links().empty());
+    }
+    m.reset();  // its memory goes to the next mapping
+    auto again = compile(small);
+    EXPECT_EQ(mapper::to_json(map_query(*again, nullptr, Settings{})->mapper).dump(), reference) << other;
+    EXPECT_EQ(again->signer->sign(*again->physical).exact, reference_root) << other;
+  }
+  // A strict mapping leaves no strictness behind.
+  Settings strict;
+  strict.mapper_strict = true;
+  auto cq = compile(conflict);
+  testing::expect_error([&] { map_query(*cq, nullptr, strict); }, ErrorCode::INTERNAL);
+  EXPECT_FALSE(map_query(*cq, nullptr, Settings{})->mapper.refused_links().empty());
 }
 
 TEST(PlanSignerTest, SignersAgreeAndForgetResigns) {
