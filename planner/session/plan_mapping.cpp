@@ -20,7 +20,7 @@ class SchemaLister {
  public:
   SchemaLister(const PlanContext& ctx, mapper::PlanMapper& pm) : ctx_(ctx), pm_(pm) {
     type_of_column_.resize(ctx.column_count());
-    for (size_t c = 0; c < type_of_column_.size(); ++c) type_of_column_[c] = known(ctx.column(static_cast<ColumnId>(c)).type);
+    for (size_t c = 0; c < type_of_column_.size(); ++c) type_of_column_[c] = known(ctx.column_type(static_cast<ColumnId>(c)));
   }
 
   mapper::PlanMapper::SchemaId operator()(const std::vector<ColumnId>& outputs) {
@@ -99,7 +99,7 @@ class SchemaLister {
   uint32_t known_type(ColumnId c) {
     if (c >= type_of_column_.size()) type_of_column_.resize(std::max<size_t>(c + 1, ctx_.column_count()), kUnknown);
     uint32_t& k = type_of_column_[c];
-    if (k == kUnknown) k = known(ctx_.column(c).type);
+    if (k == kUnknown) k = known(ctx_.column_type(c));
     return k;
   }
 

@@ -278,7 +278,13 @@ void PlanSigner::SlotTable::reset() {
   count_ = 0;  // chunks are kept; get() resets a slot when it hands it out again
 }
 
-PlanSigner::PlanSigner(const PlanContext& ctx) : ctx_(ctx), t_(acquire_tables()) {}
+PlanSigner::PlanSigner(const PlanContext& ctx) : ctx_(ctx), t_(acquire_tables()) {
+  // Room by id for every node and column the context has given out so far: one zero fill each
+  // instead of one per doubling.
+  t_->logical.presize(ctx.node_id_bound());
+  t_->physical.presize(ctx.node_id_bound());
+  t_->lineage_index.resize(ctx.column_count(), 0);
+}
 
 PlanSigner::~PlanSigner() {
   if (!t_) return;  // moved from

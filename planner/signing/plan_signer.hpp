@@ -93,6 +93,10 @@ class PlanSigner {
     Slot& get(NodeId id);
     /// Empties the table, keeping its memory.
     void reset();
+    /// Makes room for node ids below n.
+    void presize(size_t n) {
+      if (index_.size() < n) index_.resize(n, 0);
+    }
 
    private:
     static constexpr uint32_t kChunk = 16;
