@@ -186,15 +186,22 @@ struct MappingStorage {
   NodeEntityMap logical, physical;
 };
 constexpr size_t kPooledMappings = 4;
-std::vector<MappingStorage>& mapping_pool() {
-  thread_local std::vector<MappingStorage> pool;
-  return pool;
+/// nullptr once this thread's pool is destroyed (see PlanSigner::tables_pool).
+std::vector<MappingStorage>* mapping_pool() {
+  static thread_local bool gone = false;
+  if (gone) return nullptr;
+  struct Pool {
+    std::vector<MappingStorage> items;
+    ~Pool() { gone = true; }
+  };
+  thread_local Pool pool;
+  return &pool.items;
 }
 }  // namespace
 
 QueryMapping::~QueryMapping() {
-  std::vector<MappingStorage>& pool = mapping_pool();
-  if (pool.size() < kPooledMappings) pool.push_back({std::move(mapper), std::move(logical), std::move(physical)});
+  std::vector<MappingStorage>* pool = mapping_pool();
+  if (pool && pool->size() < kPooledMappings) pool->push_back({std::move(mapper), std::move(logical), std::move(physical)});
 }
 
 std::optional<mapper::GroupId> QueryMapping::group_of_logical(NodeId id) const {
@@ -212,11 +219,11 @@ std::optional<mapper::GroupId> QueryMapping::group_of_physical(NodeId id) const 
 std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQuery* run, const Settings& settings,
                                         bool detailed_labels) {
   auto m = std::make_unique<QueryMapping>();
-  if (std::vector<MappingStorage>& pool = mapping_pool(); !pool.empty()) {
-    m->mapper = std::move(pool.back().mapper);
-    m->logical = std::move(pool.back().logical);
-    m->physical = std::move(pool.back().physical);
-    pool.pop_back();
+  if (std::vector<MappingStorage>* pool = mapping_pool(); pool && !pool->empty()) {
+    m->mapper = std::move(pool->back().mapper);
+    m->logical = std::move(pool->back().logical);
+    m->physical = std::move(pool->back().physical);
+    pool->pop_back();
     m->mapper.clear();
     m->logical.clear();
     m->physical.clear();

@@ -252,16 +252,25 @@ constexpr size_t kPooledTables = 8;
 }  // namespace
 
 std::unique_ptr<PlanSigner::Tables> PlanSigner::acquire_tables() {
-  std::vector<std::unique_ptr<Tables>>& pool = tables_pool();
-  if (pool.empty()) return std::make_unique<Tables>();
-  std::unique_ptr<Tables> t = std::move(pool.back());
-  pool.pop_back();
+  std::vector<std::unique_ptr<Tables>>* pool = tables_pool();
+  if (!pool || pool->empty()) return std::make_unique<Tables>();
+  std::unique_ptr<Tables> t = std::move(pool->back());
+  pool->pop_back();
   return t;
 }
 
-std::vector<std::unique_ptr<PlanSigner::Tables>>& PlanSigner::tables_pool() {
-  thread_local std::vector<std::unique_ptr<Tables>> pool;
-  return pool;
+std::vector<std::unique_ptr<PlanSigner::Tables>>* PlanSigner::tables_pool() {
+  // nullptr once this thread's pool is destroyed (a signer outliving it, e.g. in a static object
+  // destroyed at exit, then frees its tables itself). The flag is trivially destructible, so it
+  // can be read until the thread ends.
+  static thread_local bool gone = false;
+  if (gone) return nullptr;
+  struct Pool {
+    std::vector<std::unique_ptr<Tables>> items;
+    ~Pool() { gone = true; }
+  };
+  thread_local Pool pool;
+  return &pool.items;
 }
 
 void PlanSigner::Tables::reset() {
@@ -288,10 +297,10 @@ PlanSigner::PlanSigner(const PlanContext& ctx) : ctx_(ctx), t_(acquire_tables())
 
 PlanSigner::~PlanSigner() {
   if (!t_) return;  // moved from
-  std::vector<std::unique_ptr<Tables>>& pool = tables_pool();
-  if (pool.size() >= kPooledTables) return;
+  std::vector<std::unique_ptr<Tables>>* pool = tables_pool();
+  if (!pool || pool->size() >= kPooledTables) return;
   t_->reset();
-  pool.push_back(std::move(t_));
+  pool->push_back(std::move(t_));
 }
 
 PlanSigner::Slot& PlanSigner::SlotTable::get(NodeId id) {

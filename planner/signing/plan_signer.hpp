@@ -166,7 +166,7 @@ class PlanSigner {
     void reset();
   };
   static std::unique_ptr<Tables> acquire_tables();
-  static std::vector<std::unique_ptr<Tables>>& tables_pool();
+  static std::vector<std::unique_ptr<Tables>>* tables_pool();
 
   const PlanContext& ctx_;
   std::unique_ptr<Tables> t_;
