@@ -45,7 +45,8 @@ struct NodeSignatures {
 ///                    column of a physical node whose lineage is not known yet: sign the logical plan
 ///                    first (as compile_query does), or the physical signatures differ
 /// A node's form = begin(kind) + its parameters (ParamWriter) with expressions and columns as
-/// digests (the exact form with exact digests, the template form with template digests). Each
+/// digests (the exact form with exact digests, the template form with template digests), in the
+/// CanonicalEncoder format written by sig::TokenWriter. Each
 /// expression is normalized and digested once for both; the template form is written only when
 /// one of its digests differs from the exact one (otherwise the bytes are the same). Join-set
 /// signatures are sig::JoinSet sums over the exact signatures of the inputs and the exact digests
