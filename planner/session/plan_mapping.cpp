@@ -252,23 +252,18 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
     std::vector<SignatureLink> signature_links;
     signature_links.reserve(operators);
     // Without details a label is "<kind> #<id>": left to the mapper to spell when someone reads it.
+    auto add = [&](const auto& op, mapper::EntityKind kind, const char* kind_name, NodeEntityMap& entities) {
+      const mapper::EntityId e = detailed_labels
+                                     ? pm.add_with_schema(kind, label_of(op, kind_name, cq.ctx, true), schema_of(op.outputs))
+                                     : pm.add_numbered(kind, kind_name, op.id, schema_of(op.outputs));
+      entities.insert_or_assign(op.id, e);
+      signature_links.push_back({e, &signer.sign(op), kind == mapper::EntityKind::Logical});
+    };
     auto add_logical = [&](const LogicalOperator& op) {
-      const char* kind = logical_kind_name(op.kind);
-      const mapper::EntityId e =
-          detailed_labels
-              ? pm.add_with_schema(mapper::EntityKind::Logical, label_of(op, kind, cq.ctx, true), schema_of(op.outputs))
-              : pm.add_numbered(mapper::EntityKind::Logical, kind, op.id, schema_of(op.outputs));
-      m->logical.insert_or_assign(op.id, e);
-      signature_links.push_back({e, &signer.sign(op), true});
+      add(op, mapper::EntityKind::Logical, logical_kind_name(op.kind), m->logical);
     };
     auto add_physical = [&](const PhysicalOperator& op) {
-      const char* kind = physical_op_name(op.kind);
-      const mapper::EntityId e =
-          detailed_labels
-              ? pm.add_with_schema(mapper::EntityKind::Physical, label_of(op, kind, cq.ctx, true), schema_of(op.outputs))
-              : pm.add_numbered(mapper::EntityKind::Physical, kind, op.id, schema_of(op.outputs));
-      m->physical.insert_or_assign(op.id, e);
-      signature_links.push_back({e, &signer.sign(op), false});
+      add(op, mapper::EntityKind::Physical, physical_op_name(op.kind), m->physical);
     };
     for (auto& c : cq.ctes) pre_order(*c.logical, add_logical);
     pre_order(*cq.logical, add_logical);
