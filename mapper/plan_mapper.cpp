@@ -305,13 +305,19 @@ LinkResult PlanMapper::link(EntityId a, EntityId b, std::string_view stage) {
 }
 
 LinkResult PlanMapper::link(EntityId a, EntityId b, StageId stage) {
+  const LinkOutcome outcome = connect(a, b, stage);
+  if (outcome == LinkOutcome::Refused) return LinkResult{outcome, refused_.back()};
+  return LinkResult{outcome, std::nullopt};
+}
+
+LinkOutcome PlanMapper::connect(EntityId a, EntityId b, StageId stage) {
   if (stage >= stages_.size()) throw std::out_of_range(fmt::format("unknown stage id {}", stage));
   uint32_t ra = uf_.find(check(a));
   uint32_t rb = uf_.find(check(b));
   if (ra == rb) {
     links_.push_back(LinkRecord{a, b, stage});
     index_.valid = false;
-    return LinkResult{LinkOutcome::AlreadyGrouped, std::nullopt};
+    return LinkOutcome::AlreadyGrouped;
   }
   EntityId holder_a = roots_[ra].schema_holder;
   EntityId holder_b = roots_[rb].schema_holder;
@@ -321,10 +327,9 @@ LinkResult PlanMapper::link(EntityId a, EntityId b, StageId stage) {
                                      a, label_text(a), schema_text_of(schema_text(holder_a)),
                                      holder_a, b, label_text(b),
                                      schema_text_of(schema_text(holder_b)), holder_b);
-    RefusedLink refused{a, b, stages_[stage], std::move(reason)};
-    refused_.push_back(refused);
-    if (strict_) throw MapperConflict(std::move(refused));
-    return LinkResult{LinkOutcome::Refused, std::move(refused)};
+    refused_.push_back(RefusedLink{a, b, stages_[stage], std::move(reason)});
+    if (strict_) throw MapperConflict(refused_.back());
+    return LinkOutcome::Refused;
   }
   // Union-find does the signature unification by itself: a Signature entity is one id, so linking any operator to
   // it joins that operator's group with the groups of everything already linked to the same signature.
@@ -334,7 +339,7 @@ LinkResult PlanMapper::link(EntityId a, EntityId b, StageId stage) {
   roots_[root] = RootInfo{min_member, std::min(holder_a, holder_b)};  // kNone is UINT32_MAX: a known holder wins
   links_.push_back(LinkRecord{a, b, stage});
   index_.valid = false;
-  return LinkResult{LinkOutcome::Merged, std::nullopt};
+  return LinkOutcome::Merged;
 }
 
 EntityId PlanMapper::attach_stats(EntityId target, StatsRecord record) {

@@ -70,6 +70,9 @@ class PlanMapper {
   StageId stage_id(std::string_view stage) { return intern_stage(stage); }
   /// link() with a stage from stage_id().
   LinkResult link(EntityId a, EntityId b, StageId stage);
+  /// link() for callers that only need the outcome (a refusal is still recorded in refused_links(), and thrown in
+  /// strict mode): no result object per link.
+  LinkOutcome connect(EntityId a, EntityId b, StageId stage);
 
   /// Pre-allocates room for `entities` entities (at most `signatures` of them signatures; default: any) and `links`
   /// links.

@@ -289,7 +289,7 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
     for (auto& l : cq.ast_links) {
       mapper::EntityId& e = ast[static_cast<size_t>(std::max(l.ast_id, -1) + 1)];
       if (e == UINT32_MAX) e = pm.add_numbered(mapper::EntityKind::Ast, "ast", l.ast_id);
-      pm.link(e, logical_entity(l.node), bind);
+      pm.connect(e, logical_entity(l.node), bind);
     }
     // rewrite: replaced -> replacement.
     // A few rules make many links: one interned stage per rule name.
@@ -301,16 +301,16 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
         stage.assign("rewrite:").append(r.rule);
         it = rule_stages.insert(rule_stages.end(), {r.rule, pm.stage_id(stage)});
       }
-      pm.link(logical_entity(r.before), logical_entity(r.after), it->second);
+      pm.connect(logical_entity(r.before), logical_entity(r.after), it->second);
     }
     // physical: logical -> physical.
     for (auto& p : cq.physical_links)
-      if (auto it = m->physical.find(p.physical); it != m->physical.end()) pm.link(logical_entity(p.logical), it->second, physical);
+      if (auto it = m->physical.find(p.physical); it != m->physical.end()) pm.connect(logical_entity(p.logical), it->second, physical);
     // signature: every operator -> its exact signature (equal signatures are one entity); inner
     // joins also -> their join-set signature, the same for every join order and algorithm.
     for (const SignatureLink& l : signature_links) {
-      pm.link(l.entity, pm.signature(l.sigs->exact.hi, l.sigs->exact.lo), signature);
-      if (l.logical && l.sigs->join_set) pm.link(l.entity, pm.signature(l.sigs->join_set->hi, l.sigs->join_set->lo, "join-set "), join_set);
+      pm.connect(l.entity, pm.signature(l.sigs->exact.hi, l.sigs->exact.lo), signature);
+      if (l.logical && l.sigs->join_set) pm.connect(l.entity, pm.signature(l.sigs->join_set->hi, l.sigs->join_set->lo, "join-set "), join_set);
     }
 
     // exec: physical -> each executable operator it became; with a run, the rows it produced.

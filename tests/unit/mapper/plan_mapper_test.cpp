@@ -280,6 +280,25 @@ TEST(PlanMapperTest, LabelReferencesStayValidAsMoreLabelsAreBuilt) {
   EXPECT_EQ(label, "Join #1");
 }
 
+// connect() is link() without the result object: the same outcomes, the refusal still recorded (and thrown when
+// strict).
+TEST(PlanMapperTest, ConnectRecordsWhatLinkRecords) {
+  PlanMapper m;
+  const PlanMapper::StageId stage = m.stage_id("physical");
+  EntityId a = m.add(EntityKind::Logical, "a", kIntVarchar), b = m.add(EntityKind::Physical, "b", kIntVarchar);
+  EntityId c = m.add(EntityKind::Physical, "c", kVarcharInt);
+  EXPECT_EQ(m.connect(a, b, stage), LinkOutcome::Merged);
+  EXPECT_EQ(m.connect(b, a, stage), LinkOutcome::AlreadyGrouped);
+  EXPECT_EQ(m.connect(a, c, stage), LinkOutcome::Refused);
+  ASSERT_EQ(m.refused_links().size(), 1u);
+  EXPECT_EQ(m.refused_links()[0].stage, "physical");
+  EXPECT_FALSE(m.same_group(a, c));
+  EXPECT_EQ(m.link_count(), 2u);
+  m.set_strict(true);
+  EXPECT_THROW(m.connect(c, b, stage), MapperConflict);
+  EXPECT_EQ(m.refused_links().size(), 2u);
+}
+
 // clear() leaves a mapper that behaves as a new one.
 TEST(PlanMapperTest, ClearedMapperIsANewMapper) {
   auto fill = [](PlanMapper& m) {
