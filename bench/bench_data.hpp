@@ -12,11 +12,12 @@
 namespace hindsight::bench {
 
 inline Database& tpch_sf001() {
-  static const std::string dir = [] {
-    std::string d = (std::filesystem::temp_directory_path() / ("hindsight-bench-" + std::to_string(getpid()))).string();
+  // Never destroyed: the exit handler that removes the folder runs after it would have been.
+  static const std::string& dir = *[] {
+    auto* d = new std::string((std::filesystem::temp_directory_path() / ("hindsight-bench-" + std::to_string(getpid()))).string());
     TpchOptions o;
     o.sf = 0.01;
-    o.out_dir = d;
+    o.out_dir = *d;
     o.quiet = true;
     generate_tpch(o);
     std::atexit([] { std::filesystem::remove_all(dir); });

@@ -223,13 +223,14 @@ LogicalPtr Binder::bind_materialized_cte(const sql::BaseTableRef& ref, const sql
   r->cte_index = index;
   r->cte_name = m.name;
   for (size_t i = 0; i < m.outputs.size(); ++i) {
-    const ColumnInfo& src = ctx_.column(m.outputs[i]);
-    ColumnInfo copy = src;
+    // A copy: adding a column may move the context's column records.
+    ColumnInfo copy = ctx_.column(m.outputs[i]);
     copy.name = m.names[i];
-    ColumnId id = ctx_.add_column(copy);
+    const DataType type = copy.type;
+    ColumnId id = ctx_.add_column(std::move(copy));
     r->outputs.push_back(id);
     r->producer_columns.push_back(m.outputs[i]);
-    scope.columns.push_back({qualifier, m.names[i], id, src.type});
+    scope.columns.push_back({qualifier, m.names[i], id, type});
   }
   link(ref, *r);
   return r;

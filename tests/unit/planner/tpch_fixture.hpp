@@ -13,11 +13,14 @@
 namespace hindsight::testing {
 
 inline const std::string& tpch_dir() {
-  static const std::string dir = [] {
-    std::string d = (std::filesystem::temp_directory_path() / ("hindsight-planner-test-" + std::to_string(getpid()))).string();
+  // Never destroyed: the exit handler that removes the folder runs after function-local statics
+  // constructed before it was registered are gone.
+  static const std::string& dir = *[] {
+    auto* d = new std::string(
+        (std::filesystem::temp_directory_path() / ("hindsight-planner-test-" + std::to_string(getpid()))).string());
     TpchOptions o;
     o.sf = 0.01;
-    o.out_dir = d;
+    o.out_dir = *d;
     o.quiet = true;
     generate_tpch(o);
     std::atexit([] { std::filesystem::remove_all(tpch_dir()); });

@@ -112,13 +112,24 @@ inline std::string file_bytes(const std::string& path) {
   return ss.str();
 }
 
+inline const std::string& mixed_dir() {
+  // Never destroyed: the exit handler that removes the folder runs after function-local statics
+  // constructed before it was registered are gone.
+  static const std::string& dir = *[] {
+    auto* d = new std::string(
+        (std::filesystem::temp_directory_path() / ("hindsight-connector-test-" + std::to_string(getpid()))).string());
+    std::filesystem::remove_all(*d);
+    std::filesystem::create_directories(*d);
+    std::atexit([] { std::filesystem::remove_all(mixed_dir()); });
+    return d;
+  }();
+  return dir;
+}
+
 inline MixedData& mixed() {
   static MixedData m = [] {
     MixedData d;
-    d.dir = (std::filesystem::temp_directory_path() / ("hindsight-connector-test-" + std::to_string(getpid()))).string();
-    std::filesystem::remove_all(d.dir);
-    std::filesystem::create_directories(d.dir);
-    std::atexit([] { std::filesystem::remove_all(mixed().dir); });
+    d.dir = mixed_dir();
     d.db_path = d.dir + "/suppliers.db";
     Database& tpch = testing::tpch_db();
     Catalog cat;
