@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <random>
 
 #include "mapper/mapper_export.hpp"
 #include "planner/session/plan_mapping.hpp"
 #include "planner/signing/expr_normalizer.hpp"
+#include "tests/unit/planner/sql/tpch_queries.hpp"
 #include "tests/unit/planner/tpch_fixture.hpp"
 
 namespace hindsight {
@@ -208,6 +210,44 @@ TEST(PlanSignerTest, ReusedMappingsAndSignersStartClean) {
   auto cq = compile(conflict);
   testing::expect_error([&] { map_query(*cq, nullptr, strict); }, ErrorCode::INTERNAL);
   EXPECT_FALSE(map_query(*cq, nullptr, Settings{})->mapper.refused_links().empty());
+}
+
+// The signatures compile_query leaves in its signer are the ones a fresh signer computes for the
+// final plans: nothing is stale after rewrites, join ordering or physical planning, and a signer
+// built from pooled tables starts clean. All 22 TPC-H queries, with CTEs inlined and materialized.
+TEST(PlanSignerTest, PipelineSignaturesEqualAFreshSigningOfTheFinalPlans) {
+  for (const char* materialization : {"auto", "always"}) {
+    Settings settings;
+    settings.cte_materialization = materialization;
+    int number = 0;
+    for (const std::string& sql : sql::testing::tpch_queries()) {
+      ++number;
+      auto cq = compile(sql, settings);
+      PlanSigner fresh(cq->ctx);
+      for (size_t i = 0; i < cq->ctes.size(); ++i) fresh.set_cte(static_cast<int>(i), *cq->ctes[i].logical);
+      size_t compared = 0;
+      auto same = [&](const NodeSignatures& a, const NodeSignatures& b, NodeId id) {
+        ++compared;
+        EXPECT_EQ(a.exact, b.exact) << "Q" << number << " " << materialization << " node " << id;
+        EXPECT_EQ(a.templ, b.templ) << "Q" << number << " " << materialization << " node " << id;
+        EXPECT_EQ(a.join_set, b.join_set) << "Q" << number << " " << materialization << " node " << id;
+      };
+      std::function<void(const LogicalOperator&)> logical = [&](const LogicalOperator& op) {
+        same(fresh.sign(op), cq->signer->sign(op), op.id);
+        for (auto& c : op.children) logical(*c);
+      };
+      std::function<void(const PhysicalOperator&)> physical = [&](const PhysicalOperator& op) {
+        same(fresh.sign(op), cq->signer->sign(op), op.id);
+        for (auto& c : op.children) physical(*c);
+      };
+      // Logical plans first (physical-only columns sign by lineage the logical plans define).
+      for (auto& c : cq->ctes) logical(*c.logical);
+      logical(*cq->logical);
+      for (auto& c : cq->ctes) physical(*c.physical);
+      physical(*cq->physical);
+      EXPECT_GT(compared, 4u) << "Q" << number;
+    }
+  }
 }
 
 TEST(PlanSignerTest, SignersAgreeAndForgetResigns) {
