@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "bench/bench_data.hpp"
+#include "bench/queries.hpp"
 #include "planner/session/plan_mapping.hpp"
 #include "planner/sql/parser.hpp"
 #include "planner/storage/tpch_generator.hpp"
@@ -17,15 +18,7 @@ namespace {
 
 Database& bench_db() { return bench::tpch_sf001(); }
 
-// 12 relations: the TPC-H star around lineitem plus self-joins of nation and region.
-const char* kTwelveWay =
-    "SELECT count(*) FROM lineitem, orders, customer, part, partsupp, supplier, nation n1, nation n2, "
-    "region r1, region r2, nation n3, region r3 "
-    "WHERE l_orderkey = o_orderkey AND o_custkey = c_custkey AND l_partkey = p_partkey "
-    "AND ps_partkey = l_partkey AND ps_suppkey = l_suppkey AND s_suppkey = l_suppkey "
-    "AND c_nationkey = n1.n_nationkey AND s_nationkey = n2.n_nationkey AND n1.n_regionkey = r1.r_regionkey "
-    "AND n2.n_regionkey = r2.r_regionkey AND n3.n_nationkey = n1.n_nationkey AND r3.r_regionkey = n3.n_regionkey "
-    "AND r1.r_name = 'ASIA' AND p_size > 10";
+const char* const kTwelveWay = bench::kTwelveWayJoin;
 
 void BM_Plan12Way(benchmark::State& state) {
   const bool with_mapper = state.range(0) != 0;

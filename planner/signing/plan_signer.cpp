@@ -139,6 +139,15 @@ struct PlanSigner::Scratch {
   std::vector<Digests> digest_stack;  // children digests of the expression nodes being digested
   std::vector<Digests> tape;          // digests written into the exact form, replayed for the template form
   std::vector<Signature> exact_children, templ_children;
+
+  void clear_children() {
+    exact_children.clear();
+    templ_children.clear();
+  }
+  void add_child(const NodeSignatures& s) {
+    exact_children.push_back(s.exact);
+    templ_children.push_back(s.templ);
+  }
 };
 
 PlanSigner::Scratch& PlanSigner::scratch() {
@@ -584,18 +593,9 @@ const NodeSignatures& PlanSigner::sign(const LogicalOperator& op) {
   sc_ = &scratch();
   // Every input is signed (cached now): collect their signatures without recursing.
   Scratch& sc = *sc_;
-  sc.exact_children.clear();
-  sc.templ_children.clear();
-  for (auto& c : op.children) {
-    const NodeSignatures& cs = t_->logical.find(c->id)->sigs;
-    sc.exact_children.push_back(cs.exact);
-    sc.templ_children.push_back(cs.templ);
-  }
-  if (producer) {
-    const NodeSignatures& ps = t_->logical.find(producer->id)->sigs;
-    sc.exact_children.push_back(ps.exact);
-    sc.templ_children.push_back(ps.templ);
-  }
+  sc.clear_children();
+  for (auto& c : op.children) sc.add_child(t_->logical.find(c->id)->sigs);
+  if (producer) sc.add_child(t_->logical.find(producer->id)->sigs);
   Slot& slot = t_->logical.get(op.id);
   sign_form(op, logical_kind_name(op.kind), slot.sigs);
   slot.sigs.join_set = join_set(op);
@@ -676,13 +676,8 @@ const NodeSignatures& PlanSigner::sign(const PhysicalOperator& op) {
   for (auto& c : op.children) sign(*c);
   sc_ = &scratch();
   Scratch& sc = *sc_;
-  sc.exact_children.clear();
-  sc.templ_children.clear();
-  for (auto& c : op.children) {
-    const NodeSignatures& cs = t_->physical.find(c->id)->sigs;
-    sc.exact_children.push_back(cs.exact);
-    sc.templ_children.push_back(cs.templ);
-  }
+  sc.clear_children();
+  for (auto& c : op.children) sc.add_child(t_->physical.find(c->id)->sigs);
   Slot& slot = t_->physical.get(op.id);
   sign_form(op, physical_kind_text(op.kind), slot.sigs);
   slot.sigs.join_set.reset();

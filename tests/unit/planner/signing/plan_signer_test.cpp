@@ -6,6 +6,7 @@
 #include <functional>
 #include <random>
 
+#include "bench/queries.hpp"
 #include "mapper/mapper_export.hpp"
 #include "planner/session/plan_mapping.hpp"
 #include "planner/signing/expr_normalizer.hpp"
@@ -147,14 +148,7 @@ TEST(PlanSignerTest, SchemaConflictIsRecordedAndStrictModeMakesItAnError) {
 // The 12-way join of bench/planning_bench.cpp: every link is accepted (strict mode), and the cheap labels of the
 // planning path group exactly like the detailed ones.
 TEST(PlanSignerTest, TwelveWayJoinMapsCleanlyWhateverTheLabels) {
-  const char* sql =
-      "SELECT count(*) FROM lineitem, orders, customer, part, partsupp, supplier, nation n1, nation n2, "
-      "region r1, region r2, nation n3, region r3 "
-      "WHERE l_orderkey = o_orderkey AND o_custkey = c_custkey AND l_partkey = p_partkey "
-      "AND ps_partkey = l_partkey AND ps_suppkey = l_suppkey AND s_suppkey = l_suppkey "
-      "AND c_nationkey = n1.n_nationkey AND s_nationkey = n2.n_nationkey AND n1.n_regionkey = r1.r_regionkey "
-      "AND n2.n_regionkey = r2.r_regionkey AND n3.n_nationkey = n1.n_nationkey AND r3.r_regionkey = n3.n_regionkey "
-      "AND r1.r_name = 'ASIA' AND p_size > 10";
+  const char* sql = bench::kTwelveWayJoin;
   auto cq = compile(sql);
   Settings strict;
   strict.mapper_strict = true;
