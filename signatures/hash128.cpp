@@ -50,6 +50,17 @@ Signature tree_signature(std::string_view canonical_form, const std::vector<Sign
   return hash128(buf.view());
 }
 
+Signature tree_signature_in_place(ByteBuffer& buf, std::span<const Signature> children) {
+  const size_t form_end = buf.size();
+  char* p = put_header(buf.data(), 'T');
+  store_le32(p, form_end - kTreeHeaderBytes);
+  p = buf.grow(16 * children.size());
+  for (const Signature& child : children) p = put_sig(p, child);
+  const Signature h = hash128(buf.view());
+  buf.truncate(form_end);
+  return h;
+}
+
 namespace {
 /// The splitmix64 finalizer: a bijection on 64-bit values.
 uint64_t fmix(uint64_t z) {

@@ -38,6 +38,7 @@
 #include <string_view>
 #include <vector>
 
+#include "signatures/byte_buffer.hpp"
 #include "signatures/signature.hpp"
 
 namespace hindsight::sig {
@@ -50,6 +51,13 @@ Signature hash128(std::string_view bytes);
 
 /// Signature of an operator tree: version, the operator's canonical form, its children's signatures in order.
 Signature tree_signature(std::string_view canonical_form, const std::vector<Signature>& children);
+
+/// The bytes tree_signature hashes before the form: tag, version and the form's length.
+inline constexpr size_t kTreeHeaderBytes = 9;
+/// tree_signature(form, children) for a form written into `buf` after kTreeHeaderBytes reserved bytes, hashed where
+/// it is: fills in the header, appends the children, hashes, and drops the children again (so the same form can be
+/// hashed over other children next).
+Signature tree_signature_in_place(ByteBuffer& buf, std::span<const Signature> children);
 
 /// A tree of inner joins being accumulated (see above): add its inputs and predicates, or merge the sets of its
 /// sub-trees, in any order; signature() is the join-set signature.

@@ -23,6 +23,13 @@ class TokenWriter {
   explicit TokenWriter(Mode mode = Mode::Exact) : mode_(mode) {}
 
   void clear() { buf_.clear(); }
+  /// Empties the writer but for n leading bytes left for the caller to fill in (a hash header).
+  void clear_reserving(size_t n) {
+    buf_.clear();
+    buf_.grow(n);
+  }
+  /// The bytes written, for a caller that completes and hashes them in place.
+  ByteBuffer& bytes() { return buf_; }
   std::string_view view() const { return buf_.view(); }
   size_t size() const { return buf_.size(); }
 
@@ -75,6 +82,7 @@ class TokenWriter {
   size_t begin_set() const { return buf_.size(); }
   TokenWriter& end_set(size_t start, size_t element_size) {
     const size_t n = (buf_.size() - start) / element_size;
+    if (n <= 2 && element_size <= kSigPairToken) return end_small_set(start, element_size, n);
     const char* base = buf_.data() + start;
     order_.clear();
     for (size_t i = 0; i < n; ++i) order_.push_back(static_cast<uint32_t>(i * element_size));
@@ -106,6 +114,35 @@ class TokenWriter {
     p[0] = tag;
     store_le32(p + 1, bytes.size());
     std::memcpy(p + 5, bytes.data(), bytes.size());
+    return *this;
+  }
+  /// end_set for at most two elements (most sets a plan node writes): ordered and de-duplicated in place, each
+  /// moved right to make room for the set header and its element size.
+  TokenWriter& end_small_set(size_t start, size_t element_size, size_t n) {
+    if (n == 2) {
+      char element[kSigPairToken];
+      char* a = buf_.data() + start;
+      char* b = a + element_size;
+      const int order = std::memcmp(a, b, element_size);
+      if (order == 0) {
+        n = 1;
+        buf_.truncate(start + element_size);
+      } else if (order > 0) {
+        std::memcpy(element, a, element_size);
+        std::memmove(a, b, element_size);
+        std::memcpy(b, element, element_size);
+      }
+    }
+    buf_.grow(5 + 4 * n);
+    char* base = buf_.data() + start;
+    // Back to front, so no element is overwritten before it has moved.
+    for (size_t i = n; i-- > 0;) {
+      char* to = base + 5 + i * (4 + element_size);
+      std::memmove(to + 4, base + i * element_size, element_size);
+      store_le32(to, element_size);
+    }
+    base[0] = 'T';
+    store_le32(base + 1, n);
     return *this;
   }
   TokenWriter& put_u64(char tag, uint64_t v) {

@@ -78,11 +78,9 @@ bool is_normalized_for_signature(const Expr& e) {
   // AND/OR may flatten, absorb or fold away boolean constants: always take the full path.
   if (e.kind == ExprKind::And || e.kind == ExprKind::Or) return false;
   if (e.kind == ExprKind::InList && e.children.size() == 2) return false;  // becomes = / <>
-  if (e.kind == ExprKind::Call) {
-    if (e.op == ScalarOp::Gt || e.op == ScalarOp::Ge) return false;  // turned to < / <=
-    bool cmp = e.op == ScalarOp::Lt || e.op == ScalarOp::Le;
-    if (cmp && e.children.size() == 2 && e.children[0]->is_constant() && !e.children[1]->is_constant()) return false;
-  }
+  // Comparisons need no rewriting: normalize() turns `x > y` into `y < x` and leaves `x < y` as it
+  // is (a constant on the left is swapped right and back), and the signer writes `>` / `>=` mirrored
+  // as `<` / `<=`, the same bytes.
   // fold_constants evaluates every other node whose children are all constants (vacuously: none).
   bool any_non_constant = false;
   for (auto& c : e.children) {

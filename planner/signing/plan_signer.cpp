@@ -80,8 +80,14 @@ void write_expr_node(TokenWriter& enc, ExprKind kind, const Expr* e, size_t n, c
       break;
     }
     case ExprKind::Call: {
-      const size_t list = enc.begin("call").str(scalar_op_name(e->op)).str(type_text(e->type, buf)).begin_list();
-      if (commutative(e->op) && n == 2) {
+      // `a > b` is written as `b < a` (and >= as <=): the normal form keeps only < and <=, so a
+      // comparison needs no rewritten copy of its tree to be digested.
+      const bool mirrored = (e->op == ScalarOp::Gt || e->op == ScalarOp::Ge) && n == 2;
+      const ScalarOp op = mirrored ? mirror_comparison(e->op) : e->op;
+      const size_t list = enc.begin("call").str(scalar_op_name(op)).str(type_text(e->type, buf)).begin_list();
+      if (mirrored) {
+        enc.sig(kid(1)).sig(kid(0));
+      } else if (commutative(e->op) && n == 2) {
         Signature a = kid(0), b = kid(1);
         if (b < a) std::swap(a, b);
         enc.sig(a).sig(b);
@@ -341,6 +347,12 @@ sig::Signature PlanSigner::lineage(ColumnId id, bool templ) {
   return templ ? d.templ : d.exact;
 }
 
+sig::Signature PlanSigner::expr_signature(const Expr& e, bool templ) {
+  sc_ = &scratch();
+  const Digests d = normalized_expr_digests(e);
+  return templ ? d.templ : d.exact;
+}
+
 const PlanSigner::Digests& PlanSigner::lineage_digests(ColumnId id) {
   LineageSlot& slot = lineage_slot(id);
   if (!slot.known) {
@@ -384,10 +396,8 @@ PlanSigner::Digests PlanSigner::expr_digests(const Expr& e) {
   Digests ref{};
   if (e.kind == ExprKind::ColumnRef && n == 0) {
     // A reference digests the same every time: once per column.
-    lineage_digests(e.column_id);
-    LineageSlot& slot = lineage_slot(e.column_id);
-    if (slot.ref_known) return slot.ref;
-    const Digests lin = slot.d;
+    if (const LineageSlot* slot = known_lineage_slot(e.column_id); slot && slot->ref_known) return slot->ref;
+    const Digests lin = lineage_digests(e.column_id);
     TokenWriter& ex = sc_->expr_exact;
     ex.clear();
     ex.begin("ref").sig(lin.exact);
@@ -490,21 +500,23 @@ void PlanSigner::sign_form(const Op& op, std::string_view kind, NodeSignatures& 
   last_conj_src_ = nullptr;
   last_exprs_src_ = nullptr;
   sc.tape.clear();
-  sc.form.clear();
+  // The form is written after room for the tree hash's header, and hashed where it is.
+  sc.form.clear_reserving(sig::kTreeHeaderBytes);
   sc.form.begin(kind);
   SignatureParamWriter record(*this, sc.form, false);
   op.write_params(record);
-  out.exact = sig::tree_signature(sc.form.view(), sc.exact_children);
+  out.exact = sig::tree_signature_in_place(sc.form.bytes(), sc.exact_children);
   if (!record.differs()) {
     // Same form bytes in both modes: only the children can make the template signature differ.
-    out.templ = sc.exact_children == sc.templ_children ? out.exact : sig::tree_signature(sc.form.view(), sc.templ_children);
+    out.templ = sc.exact_children == sc.templ_children ? out.exact
+                                                       : sig::tree_signature_in_place(sc.form.bytes(), sc.templ_children);
     return;
   }
-  sc.form.clear();
+  sc.form.clear_reserving(sig::kTreeHeaderBytes);
   sc.form.begin(kind);
   SignatureParamWriter replay(*this, sc.form, true);
   op.write_params(replay);
-  out.templ = sig::tree_signature(sc.form.view(), sc.templ_children);
+  out.templ = sig::tree_signature_in_place(sc.form.bytes(), sc.templ_children);
 }
 
 PlanSigner::Digests PlanSigner::aggregate_output_digests(const LogicalAggregate& a, size_t i) {

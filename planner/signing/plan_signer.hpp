@@ -75,6 +75,8 @@ class PlanSigner {
 
   /// Lineage digest of a column (exact or template).
   sig::Signature lineage(ColumnId id, bool templ);
+  /// Digest of an expression as plan nodes encode it (normalized; exact or template).
+  sig::Signature expr_signature(const Expr& e, bool templ);
 
  private:
   friend class SignatureParamWriter;
@@ -128,10 +130,14 @@ class PlanSigner {
   const Digests& lineage_digests(ColumnId id);
   /// The slot of column id, created (unknown) if needed; valid until the next slot is created.
   LineageSlot& lineage_slot(ColumnId id);
-  bool lineage_known(ColumnId id) const {
+  /// The slot of column id if its lineage is known, else nullptr.
+  const LineageSlot* known_lineage_slot(ColumnId id) const {
     const std::vector<uint32_t>& index = t_->lineage_index;
-    return id < index.size() && index[id] != 0 && t_->lineage[index[id] - 1].known;
+    if (id >= index.size() || index[id] == 0) return nullptr;
+    const LineageSlot& slot = t_->lineage[index[id] - 1];
+    return slot.known ? &slot : nullptr;
   }
+  bool lineage_known(ColumnId id) const { return known_lineage_slot(id) != nullptr; }
   void define(ColumnId id, const Digests& d);
   /// Digests of an expression as it is (already normalized).
   Digests expr_digests(const Expr& e);

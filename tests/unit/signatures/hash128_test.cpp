@@ -68,6 +68,15 @@ TEST(Hash128Test, TreeSignatureIsTheDocumentedLayout) {
     for (size_t i = 0; i < n; ++i) children.push_back(hash128(std::to_string(i)));
     const std::string form(n * 37 + 5, static_cast<char>('a' + n));
     EXPECT_EQ(tree_signature(form, children), hash128(tree_bytes(SIGNATURE_VERSION, form, children))) << n;
+    // Hashed in place after reserved header bytes: the same signature, and the form is left as it was, so it
+    // can be hashed again over other children.
+    ByteBuffer buf;
+    buf.grow(kTreeHeaderBytes);
+    buf.append(form);
+    EXPECT_EQ(tree_signature_in_place(buf, children), tree_signature(form, children)) << n;
+    EXPECT_EQ(buf.view().substr(kTreeHeaderBytes), form);
+    std::vector<Signature> others{hash128("other")};
+    EXPECT_EQ(tree_signature_in_place(buf, others), tree_signature(form, others)) << n;
   }
   // The form's length delimits it: a child's bytes moved into the form give another signature.
   const Signature c = hash128("c");
