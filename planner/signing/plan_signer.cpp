@@ -291,7 +291,6 @@ std::vector<std::unique_ptr<PlanSigner::Tables>>* PlanSigner::tables_pool() {
 void PlanSigner::Tables::reset() {
   logical.reset();
   physical.reset();
-  lineage_index.clear();
   lineage.clear();
   join_sets.clear();
   join_preds.clear();
@@ -307,7 +306,7 @@ PlanSigner::PlanSigner(const PlanContext& ctx) : ctx_(ctx), t_(acquire_tables())
   // instead of one per doubling.
   t_->logical.presize(ctx.node_id_bound());
   t_->physical.presize(ctx.node_id_bound());
-  t_->lineage_index.resize(ctx.column_count(), 0);
+  t_->lineage.resize(ctx.column_count());
 }
 
 PlanSigner::~PlanSigner() {
@@ -374,13 +373,8 @@ void PlanSigner::define(ColumnId id, const Digests& d) {
 }
 
 PlanSigner::LineageSlot& PlanSigner::lineage_slot(ColumnId id) {
-  if (id >= t_->lineage_index.size()) t_->lineage_index.resize(std::max<size_t>(id + 1, ctx_.column_count()), 0);
-  uint32_t& index = t_->lineage_index[id];
-  if (index == 0) {
-    t_->lineage.emplace_back();
-    index = static_cast<uint32_t>(t_->lineage.size());
-  }
-  return t_->lineage[index - 1];
+  if (id >= t_->lineage.size()) t_->lineage.resize(std::max<size_t>(id + 1, ctx_.column_count()));
+  return t_->lineage[id];
 }
 
 PlanSigner::Digests PlanSigner::expr_digests(const Expr& e) {

@@ -33,7 +33,8 @@ struct NodeSignatures {
 ///   other column     H(begin("unknown_column") str(name) str(type))
 ///   column ref       H(begin("ref") sig(lineage))
 ///   constant         H(constant(type tag, value))               (a typed placeholder in template mode)
-///   call             H(begin("call") str(op) str(type) list(sig(child)...))   (commutative: sorted)
+///   call             H(begin("call") str(op) str(type) list(sig(child)...))   (commutative: sorted;
+///                      a > b and a >= b are written as b < a and b <= a)
 ///   and / or         H(begin("and"|"or") set(sig(child)...))
 ///   in / not_in      H(begin("in"|"not_in") sig(child0) set(sig(value)...))
 ///   other kinds      H(begin(kind) boolean(negated) boolean(has_else) str(type) list(sig(child)...))
@@ -128,13 +129,13 @@ class PlanSigner {
   static Scratch& scratch();
 
   const Digests& lineage_digests(ColumnId id);
-  /// The slot of column id, created (unknown) if needed; valid until the next slot is created.
+  /// The slot of column id (unknown until defined); valid until a column added to the context after
+  /// the signer was made is looked up (the table then grows).
   LineageSlot& lineage_slot(ColumnId id);
   /// The slot of column id if its lineage is known, else nullptr.
   const LineageSlot* known_lineage_slot(ColumnId id) const {
-    const std::vector<uint32_t>& index = t_->lineage_index;
-    if (id >= index.size() || index[id] == 0) return nullptr;
-    const LineageSlot& slot = t_->lineage[index[id] - 1];
+    if (id >= t_->lineage.size()) return nullptr;
+    const LineageSlot& slot = t_->lineage[id];
     return slot.known ? &slot : nullptr;
   }
   bool lineage_known(ColumnId id) const { return known_lineage_slot(id) != nullptr; }
@@ -164,9 +165,8 @@ class PlanSigner {
   /// What a signer knows, by node and column id; pooled per thread (acquire_tables).
   struct Tables {
     SlotTable logical, physical;
-    /// Column id -> 1 + index into lineage (0: nothing known yet): only the columns signing
-    /// touches get a slot.
-    std::vector<uint32_t> lineage_index;
+    /// By column id, sized to the context's columns when the signer is made: one zero fill instead
+    /// of an index probe and a slot per column touched.
     std::vector<LineageSlot> lineage;
     std::vector<JoinSetSlot> join_sets;       // by node id
     std::vector<sig::Signature> join_preds;   // scratch: one join's own predicate digests
