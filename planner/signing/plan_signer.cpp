@@ -585,7 +585,8 @@ void PlanSigner::define_outputs(const LogicalOperator& op, const NodeSignatures&
 }
 
 const NodeSignatures& PlanSigner::sign(const LogicalOperator& op) {
-  if (Slot* s = t_->logical.find(op.id); s && s->valid) return s->sigs;
+  Slot& slot = t_->logical.get(op.id);  // stays where it is while the children are signed
+  if (slot.valid) return slot.sigs;
   for (auto& c : op.children) sign(*c);
   const LogicalOperator* producer = nullptr;
   if (op.kind == LogicalKind::CteRef) {
@@ -602,7 +603,6 @@ const NodeSignatures& PlanSigner::sign(const LogicalOperator& op) {
   sc.clear_children();
   for (auto& c : op.children) sc.add_child(t_->logical.find(c->id)->sigs);
   if (producer) sc.add_child(t_->logical.find(producer->id)->sigs);
-  Slot& slot = t_->logical.get(op.id);
   sign_form(op, logical_kind_name(op.kind), slot.sigs);
   slot.sigs.join_set = join_set(op);
   slot.valid = true;
@@ -678,13 +678,13 @@ void PlanSigner::define_outputs(const PhysicalOperator& op, const NodeSignatures
 }
 
 const NodeSignatures& PlanSigner::sign(const PhysicalOperator& op) {
-  if (Slot* s = t_->physical.find(op.id); s && s->valid) return s->sigs;
+  Slot& slot = t_->physical.get(op.id);  // stays where it is while the children are signed
+  if (slot.valid) return slot.sigs;
   for (auto& c : op.children) sign(*c);
   sc_ = &scratch();
   Scratch& sc = *sc_;
   sc.clear_children();
   for (auto& c : op.children) sc.add_child(t_->physical.find(c->id)->sigs);
-  Slot& slot = t_->physical.get(op.id);
   sign_form(op, physical_kind_text(op.kind), slot.sigs);
   slot.sigs.join_set.reset();
   slot.valid = true;
