@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "mapper/append.hpp"
+
 namespace hindsight::mapper {
 
 namespace {
@@ -56,7 +58,7 @@ void PlanMapper::reserve(size_t entities, size_t links, size_t signatures) {
   links_.reserve(links);
   signatures = std::min(signatures, entities);
   signature_keys_.reserve(signatures);
-  signature_entity_.reserve(signatures);
+  interned_signatures_.reserve(signatures);
   if (signature_table_.size() < 2 * signatures) grow_signature_table(std::bit_ceil(std::max<size_t>(64, 2 * signatures)));
 }
 
@@ -66,18 +68,19 @@ void PlanMapper::clear() {
   roots_.clear();
   type_names_.clear();
   schema_pool_.clear();
-  schemas_.assign(1, SchemaSpan{0, 0});
+  schemas_.clear();
   std::fill(schema_table_.begin(), schema_table_.end(), 0u);
   schema_text_.clear();
   stages_.clear();
   recent_stages_.fill(kNone);
   next_recent_ = 0;
   signature_keys_.clear();
-  signature_entity_.clear();
-  labels_.clear();
+  labels_.reset();  // kept only by mappers that spell labels, which allocate per label anyway
   suffixes_.clear();
   signature_hex_.clear();
-  std::fill(signature_table_.begin(), signature_table_.end(), SignatureSlot{});
+  // The table keeps the size of the largest query mapped: empty only the slots in use.
+  for (const InternedSignature& s : interned_signatures_) signature_table_[s.slot] = SignatureSlot{};
+  interned_signatures_.clear();
   signature_count_ = 0;
   stats_.clear();
   links_.clear();
@@ -99,11 +102,14 @@ uint32_t PlanMapper::intern(std::vector<std::string>& names, std::string_view te
 PlanMapper::TypeNameId PlanMapper::intern_type_name(std::string_view name) { return intern(type_names_, name); }
 
 namespace {
-uint64_t schema_hash(std::span<const PlanMapper::TypeNameId> types) {
+/// Hash of a schema's type name ids; ORs them all into `id_bits` in the same pass (at least the largest id: a range
+/// check costing no second pass).
+uint64_t schema_hash(std::span<const PlanMapper::TypeNameId> types, PlanMapper::TypeNameId& id_bits) {
   uint64_t h = 0x9E3779B97F4A7C15ULL ^ types.size();
   for (PlanMapper::TypeNameId t : types) {
     h = (h ^ t) * 0xBF58476D1CE4E5B9ULL;
     h ^= h >> 29;
+    id_bits |= t;
   }
   return h;
 }
@@ -111,9 +117,12 @@ uint64_t schema_hash(std::span<const PlanMapper::TypeNameId> types) {
 
 PlanMapper::SchemaId PlanMapper::intern_schema(std::span<const TypeNameId> types) {
   if (types.empty()) return kUnknownSchema;
-  for (TypeNameId t : types)
-    if (t >= type_names_.size()) throw std::out_of_range(fmt::format("unknown type name id {}", t));
-  const uint64_t h = schema_hash(types);
+  TypeNameId id_bits = 0;
+  const uint64_t h = schema_hash(types, id_bits);
+  if (id_bits >= type_names_.size()) [[unlikely]] {
+    for (TypeNameId t : types)
+      if (t >= type_names_.size()) throw std::out_of_range(fmt::format("unknown type name id {}", t));
+  }
   auto equal = [&](uint32_t id) {
     const SchemaSpan& s = schemas_[id];
     return s.size == types.size() && std::equal(types.begin(), types.end(), schema_pool_.begin() + s.offset);
@@ -123,7 +132,8 @@ PlanMapper::SchemaId PlanMapper::intern_schema(std::span<const TypeNameId> types
     std::vector<uint32_t> table(std::bit_ceil(std::max<size_t>(32, 4 * schemas_.size())), 0);
     const size_t mask = table.size() - 1;
     for (uint32_t id = 1; id < schemas_.size(); ++id) {
-      size_t k = schema_hash(std::span(schema_pool_).subspan(schemas_[id].offset, schemas_[id].size)) & mask;
+      TypeNameId unused = 0;
+      size_t k = schema_hash(std::span(schema_pool_).subspan(schemas_[id].offset, schemas_[id].size), unused) & mask;
       while (table[k]) k = (k + 1) & mask;
       table[k] = id;
     }
@@ -135,6 +145,7 @@ PlanMapper::SchemaId PlanMapper::intern_schema(std::span<const TypeNameId> types
     if (equal(schema_table_[k])) return SchemaId{schema_table_[k]};
   if (schema_pool_.size() + types.size() > std::numeric_limits<uint32_t>::max())
     throw std::length_error("PlanMapper: too many schema columns");
+  if (schemas_.empty()) schemas_.push_back(SchemaSpan{0, 0});  // id 0: the unknown schema
   auto id = static_cast<uint32_t>(schemas_.size());
   schemas_.push_back(SchemaSpan{static_cast<uint32_t>(schema_pool_.size()), static_cast<uint32_t>(types.size())});
   schema_pool_.insert(schema_pool_.end(), types.begin(), types.end());
@@ -148,15 +159,20 @@ EntityId PlanMapper::add(EntityKind kind, std::string label, std::vector<std::st
   return add_with_types(kind, std::move(label), type_scratch_);
 }
 
-EntityId PlanMapper::push_entity(EntityKind kind, SchemaId schema) {
-  if (schema.value >= schemas_.size()) throw std::out_of_range(fmt::format("unknown schema id {}", schema.value));
-  EntityId id = uf_.add();
-  EntityRecord& e = entities_.emplace_back();
-  e.kind = kind;
-  e.schema = schema.value;
-  roots_.push_back(RootInfo{id, schema == kUnknownSchema ? kNone : id});
+EntityId PlanMapper::push_entity(EntityKind kind, SchemaId schema, const char* prefix, int64_t number) {
+  if (schema != kUnknownSchema && schema.value >= schemas_.size()) [[unlikely]]
+    throw std::out_of_range(fmt::format("unknown schema id {}", schema.value));
+  const EntityId id = uf_.add();
+  detail::append(entities_, EntityRecord{prefix, number, schema.value, kNone, kind, false});
+  detail::append(roots_, RootInfo{id, schema == kUnknownSchema ? kNone : id});
   index_.valid = false;
   return id;
+}
+
+std::string& PlanMapper::label_slot(EntityId id, size_t size) const {
+  if (!labels_) labels_.emplace();
+  if (labels_->size() <= id) labels_->resize(std::max<size_t>(size, id + 1));
+  return (*labels_)[id];
 }
 
 EntityId PlanMapper::add_with_types(EntityKind kind, std::string label, std::span<const TypeNameId> schema) {
@@ -164,20 +180,17 @@ EntityId PlanMapper::add_with_types(EntityKind kind, std::string label, std::spa
 }
 
 EntityId PlanMapper::add_with_schema(EntityKind kind, std::string label, SchemaId schema) {
-  EntityId id = push_entity(kind, schema);
-  if (!label.empty()) {
-    if (labels_.size() <= id) labels_.resize(id + 1);
-    labels_[id] = std::move(label);
-  }
+  EntityId id = push_entity(kind, schema, nullptr, 0);
+  if (!label.empty()) label_slot(id, id + 1) = std::move(label);
   return id;
 }
 
 EntityId PlanMapper::add_numbered(EntityKind kind, const char* prefix, int64_t number, const char* suffix,
                                   std::span<const TypeNameId> schema) {
-  EntityId id = add_numbered(kind, prefix, number, schema);
+  const EntityId id = push_entity(kind, schema.empty() ? kUnknownSchema : intern_schema(schema), prefix, number);
   if (suffix && *suffix) {
     entities_[id].has_suffix = true;
-    suffixes_.emplace_back(id, suffix);
+    detail::append(suffixes_, std::pair<EntityId, const char*>(id, suffix));
   }
   return id;
 }
@@ -194,22 +207,18 @@ std::string_view PlanMapper::signature_hex(uint32_t key) const {
 }
 
 EntityId PlanMapper::add_numbered(EntityKind kind, const char* prefix, int64_t number, std::span<const TypeNameId> schema) {
-  return add_numbered(kind, prefix, number, intern_schema(schema));
+  return push_entity(kind, schema.empty() ? kUnknownSchema : intern_schema(schema), prefix, number);
 }
 
 EntityId PlanMapper::add_numbered(EntityKind kind, const char* prefix, int64_t number, SchemaId schema) {
-  EntityId id = push_entity(kind, schema);
-  entities_[id].prefix = prefix;
-  entities_[id].number = number;
-  return id;
+  return push_entity(kind, schema, prefix, number);
 }
 
 const std::string& PlanMapper::label_text(EntityId id) const {
   static const std::string none;
   const EntityRecord& e = entities_[id];
   if (e.prefix) {
-    if (labels_.size() <= id) labels_.resize(entities_.size());
-    std::string& label = labels_[id];
+    std::string& label = label_slot(id, entities_.size());
     if (e.key != kNone) {
       label.assign(e.prefix).append(signature_hex(e.key));
     } else {
@@ -223,17 +232,20 @@ const std::string& PlanMapper::label_text(EntityId id) const {
     }
     e.prefix = nullptr;
   }
-  return id < labels_.size() ? labels_[id] : none;
+  return labels_ && id < labels_->size() ? (*labels_)[id] : none;
 }
 
 EntityId PlanMapper::signature(std::string_view hex, std::string label) {
   auto [hi, lo] = parse_hex_key(hex);
-  if (label.empty()) return intern_signature(SignatureKey{hi, lo}, {}, "sig ");
-  return intern_signature(SignatureKey{hi, lo}, std::move(label), nullptr);
+  if (label.empty()) return intern_signature(SignatureKey{hi, lo}, "sig ");
+  const size_t before = entities_.size();
+  const EntityId id = intern_signature(SignatureKey{hi, lo}, nullptr);
+  if (entities_.size() != before) label_slot(id, id + 1) = std::move(label);  // a new entity: the first label holds
+  return id;
 }
 
 EntityId PlanMapper::signature(uint64_t hi, uint64_t lo, const char* label_prefix) {
-  return intern_signature(SignatureKey{hi, lo}, {}, label_prefix);
+  return intern_signature(SignatureKey{hi, lo}, label_prefix);
 }
 
 namespace {
@@ -256,11 +268,11 @@ EntityId PlanMapper::find_signature_id(SignatureKey key) const {
   for (size_t i = slot_of(key.hi, key.lo, mask);; i = (i + 1) & mask) {
     const SignatureSlot& s = signature_table_[i];
     if (s.key == kNone) return kNone;
-    if (s.tag == tag && signature_keys_[s.key] == key) return signature_entity_[s.key];
+    if (s.tag == tag && signature_keys_[s.key] == key) return interned_signatures_[s.key].entity;
   }
 }
 
-EntityId PlanMapper::intern_signature(SignatureKey key, std::string label, const char* lazy_prefix) {
+[[gnu::always_inline]] inline EntityId PlanMapper::intern_signature(SignatureKey key, const char* lazy_prefix) {
   if (2 * (signature_count_ + 1) > signature_table_.size())  // grow at half load: probe sequences stay short
     grow_signature_table(std::max<size_t>(64, 2 * signature_table_.size()));
   const size_t mask = signature_table_.size() - 1;
@@ -268,19 +280,14 @@ EntityId PlanMapper::intern_signature(SignatureKey key, std::string label, const
   size_t i = slot_of(key.hi, key.lo, mask);
   for (; signature_table_[i].key != kNone; i = (i + 1) & mask) {
     const SignatureSlot& s = signature_table_[i];
-    if (s.tag == tag && signature_keys_[s.key] == key) return signature_entity_[s.key];
+    if (s.tag == tag && signature_keys_[s.key] == key) return interned_signatures_[s.key].entity;
   }
-  EntityId id = push_entity(EntityKind::Signature, kUnknownSchema);
-  EntityRecord& e = entities_[id];
-  e.key = static_cast<uint32_t>(signature_keys_.size());
-  e.prefix = lazy_prefix;
-  if (!label.empty()) {
-    if (labels_.size() <= id) labels_.resize(id + 1);
-    labels_[id] = std::move(label);
-  }
-  signature_keys_.push_back(key);
-  signature_entity_.push_back(id);
-  signature_table_[i] = SignatureSlot{e.key, tag};
+  const EntityId id = push_entity(EntityKind::Signature, kUnknownSchema, lazy_prefix, 0);
+  const auto key_index = static_cast<uint32_t>(signature_keys_.size());
+  entities_.back().key = key_index;
+  detail::append(signature_keys_, key);
+  detail::append(interned_signatures_, InternedSignature{id, static_cast<uint32_t>(i)});
+  signature_table_[i] = SignatureSlot{key_index, tag};
   ++signature_count_;
   return id;
 }
@@ -294,6 +301,7 @@ void PlanMapper::grow_signature_table(size_t slots) {
     size_t i = slot_of(key.hi, key.lo, mask);
     while (table[i].key != kNone) i = (i + 1) & mask;
     table[i] = s;
+    interned_signatures_[s.key].slot = static_cast<uint32_t>(i);
   }
   signature_table_ = std::move(table);
 }
@@ -311,35 +319,51 @@ LinkResult PlanMapper::link(EntityId a, EntityId b, StageId stage) {
 }
 
 LinkOutcome PlanMapper::connect(EntityId a, EntityId b, StageId stage) {
-  if (stage >= stages_.size()) throw std::out_of_range(fmt::format("unknown stage id {}", stage));
-  uint32_t ra = uf_.find(check(a));
-  uint32_t rb = uf_.find(check(b));
+  if (stage >= stages_.size()) [[unlikely]] throw_unknown_stage(stage);
+  return connect_checked_stage(a, b, stage);
+}
+
+void PlanMapper::connect_signatures(std::span<const SignatureLink> links) {
+  for (const SignatureLink& l : links) {
+    if (l.stage >= stages_.size()) [[unlikely]] throw_unknown_stage(l.stage);
+    connect_checked_stage(l.entity, intern_signature(SignatureKey{l.hi, l.lo}, l.label_prefix), l.stage);
+  }
+}
+
+void PlanMapper::throw_unknown_stage(StageId stage) const {
+  throw std::out_of_range(fmt::format("unknown stage id {}", stage));
+}
+
+[[gnu::always_inline]] inline LinkOutcome PlanMapper::connect_checked_stage(EntityId a, EntityId b, StageId stage) {
+  const uint32_t ra = uf_.find(check(a));
+  const uint32_t rb = uf_.find(check(b));
+  index_.valid = false;
   if (ra == rb) {
-    links_.push_back(LinkRecord{a, b, stage});
-    index_.valid = false;
+    detail::append(links_, LinkRecord{a, b, stage});
     return LinkOutcome::AlreadyGrouped;
   }
-  EntityId holder_a = roots_[ra].schema_holder;
-  EntityId holder_b = roots_[rb].schema_holder;
-  if (holder_a != kNone && holder_b != kNone && !same_schema(holder_a, holder_b)) {
-    std::string reason = fmt::format("schema mismatch: #{} '{}' is in a group with output {} (from #{}), #{} '{}' in a "
-                                     "group with output {} (from #{})",
-                                     a, label_text(a), schema_text_of(schema_text(holder_a)),
-                                     holder_a, b, label_text(b),
-                                     schema_text_of(schema_text(holder_b)), holder_b);
-    refused_.push_back(RefusedLink{a, b, stages_[stage], std::move(reason)});
-    if (strict_) throw MapperConflict(refused_.back());
-    return LinkOutcome::Refused;
-  }
+  const EntityId holder_a = roots_[ra].schema_holder;
+  const EntityId holder_b = roots_[rb].schema_holder;
+  if (holder_a != kNone && holder_b != kNone && !same_schema(holder_a, holder_b)) [[unlikely]]
+    return refuse(a, b, stage, holder_a, holder_b);
   // Union-find does the signature unification by itself: a Signature entity is one id, so linking any operator to
   // it joins that operator's group with the groups of everything already linked to the same signature.
-  uint32_t root = uf_.link_roots(ra, rb);
+  const uint32_t root = uf_.link_roots(ra, rb);
   const EntityId min_member = std::min(roots_[ra].min_member, roots_[rb].min_member);
   // Both known schemas are equal here; keep the smallest holder so the reported origin does not depend on link order.
   roots_[root] = RootInfo{min_member, std::min(holder_a, holder_b)};  // kNone is UINT32_MAX: a known holder wins
-  links_.push_back(LinkRecord{a, b, stage});
-  index_.valid = false;
+  detail::append(links_, LinkRecord{a, b, stage});
   return LinkOutcome::Merged;
+}
+
+LinkOutcome PlanMapper::refuse(EntityId a, EntityId b, StageId stage, EntityId holder_a, EntityId holder_b) {
+  std::string reason = fmt::format("schema mismatch: #{} '{}' is in a group with output {} (from #{}), #{} '{}' in a "
+                                   "group with output {} (from #{})",
+                                   a, label_text(a), schema_text_of(schema_text(holder_a)), holder_a, b, label_text(b),
+                                   schema_text_of(schema_text(holder_b)), holder_b);
+  refused_.push_back(RefusedLink{a, b, stages_[stage], std::move(reason)});
+  if (strict_) throw MapperConflict(refused_.back());
+  return LinkOutcome::Refused;
 }
 
 EntityId PlanMapper::attach_stats(EntityId target, StatsRecord record) {

@@ -32,6 +32,7 @@ class PlanMapper {
   TypeNameId intern_type_name(std::string_view name);
   /// An interned schema: a list of type names in column order, equal lists giving equal ids, so comparing two
   /// entities' schemas is comparing two numbers. kUnknownSchema (the empty list) conflicts with nothing.
+  /// Ids are only meaningful to the mapper that gave them (and only until clear()).
   struct SchemaId {
     uint32_t value = 0;
     bool operator==(const SchemaId&) const = default;
@@ -73,6 +74,18 @@ class PlanMapper {
   /// link() for callers that only need the outcome (a refusal is still recorded in refused_links(), and thrown in
   /// strict mode): no result object per link.
   LinkOutcome connect(EntityId a, EntityId b, StageId stage);
+
+  /// A link from an entity to the Signature entity of a 128-bit key, for connect_signatures().
+  struct SignatureLink {
+    EntityId entity;
+    uint64_t hi, lo;           // the key, as for signature(hi, lo, label_prefix)
+    const char* label_prefix;  // static text, as for signature(hi, lo, label_prefix)
+    StageId stage;
+  };
+  /// connect(l.entity, signature(l.hi, l.lo, l.label_prefix), l.stage) for each link, in order (a strict-mode
+  /// refusal throws and leaves the rest undone). For callers linking many entities to their signatures: one call
+  /// for all, so the per-link cost is the interning and the union.
+  void connect_signatures(std::span<const SignatureLink> links);
 
   /// Pre-allocates room for `entities` entities (at most `signatures` of them signatures; default: any) and `links`
   /// links.
@@ -181,6 +194,8 @@ class PlanMapper {
   };
 
   const EntityRecord& at(EntityId id) const { return entities_[check(id)]; }
+  /// The one place entities are made: every per-entity array grows by one.
+  EntityId push_entity(EntityKind kind, SchemaId schema, const char* prefix, int64_t number);
   /// Index of `text` in `names`, appended if new (a handful of distinct names per mapper: a linear scan).
   static uint32_t intern(std::vector<std::string>& names, std::string_view text);
   EntityId check(EntityId id) const {
@@ -190,13 +205,22 @@ class PlanMapper {
   [[noreturn]] void throw_unknown_entity(EntityId id) const;
   const std::vector<std::string>& schema_text(EntityId id) const;
   bool same_schema(EntityId x, EntityId y) const;
+  /// Records (and in strict mode throws) the refusal of connect(a, b, stage), whose groups' schemas are those of
+  /// holder_a and holder_b; out of line: refusals are rare, their message long.
+  [[gnu::noinline, gnu::cold]] LinkOutcome refuse(EntityId a, EntityId b, StageId stage, EntityId holder_a,
+                                                   EntityId holder_b);
   uint32_t intern_stage(std::string_view stage);
   EntityId find_signature_id(SignatureKey key) const;
-  /// The Signature entity of key: found, or made (with `label` / `lazy_prefix`) and interned.
-  EntityId intern_signature(SignatureKey key, std::string label, const char* lazy_prefix);
+  /// The Signature entity of key: found, or made (labelled `lazy_prefix` + hex, or unlabelled if nullptr) and
+  /// interned.
+  EntityId intern_signature(SignatureKey key, const char* lazy_prefix);
+  /// connect() after its stage check.
+  LinkOutcome connect_checked_stage(EntityId a, EntityId b, StageId stage);
+  [[noreturn]] void throw_unknown_stage(StageId stage) const;
   void grow_signature_table(size_t slots);
-  EntityId push_entity(EntityKind kind, SchemaId schema);
   const std::string& label_text(EntityId id) const;
+  /// labels_[id], made room for (labels_ grows to at least `size` entries).
+  std::string& label_slot(EntityId id, size_t size) const;
   const GroupIndex& index() const;
   GroupId check_group(GroupId group) const;
 
@@ -209,13 +233,14 @@ class PlanMapper {
   std::vector<RootInfo> roots_;  // by entity id; meaningful for roots
 
   std::vector<std::string> type_names_;  // by TypeNameId
-  // Interned schemas: schemas_[id] = {offset, size} in schema_pool_ (id 0: the empty, unknown schema), found by
-  // content through an open-addressing table of ids (0 = empty slot).
+  // Interned schemas: schemas_[id] = {offset, size} in schema_pool_ (id 0: the empty, unknown schema, stored with
+  // the first known one, so that a new mapper allocates nothing), found by content through an open-addressing table
+  // of ids (0 = empty slot).
   struct SchemaSpan {
     uint32_t offset, size;
   };
   std::vector<TypeNameId> schema_pool_;
-  std::vector<SchemaSpan> schemas_{SchemaSpan{0, 0}};
+  std::vector<SchemaSpan> schemas_;
   std::vector<uint32_t> schema_table_;
   std::vector<TypeNameId> type_scratch_;
   // Schemas as text, built per entity when first asked for (node-based: references stay valid).
@@ -223,11 +248,16 @@ class PlanMapper {
   std::vector<std::string> stages_;
   std::array<uint32_t, 4> recent_stages_{kNone, kNone, kNone, kNone};  // links come in bursts of a few stages
   uint32_t next_recent_ = 0;
-  std::vector<SignatureKey> signature_keys_;
-  std::vector<EntityId> signature_entity_;  // by signature key index
+  std::vector<SignatureKey> signature_keys_;  // by signature key index
+  struct InternedSignature {
+    EntityId entity;
+    uint32_t slot;  // in signature_table_: clear() empties just the slots in use
+  };
+  std::vector<InternedSignature> interned_signatures_;  // by signature key index
   // By entity id: explicit labels and built lazy ones; may be shorter. A deque: growing it keeps the references
-  // label() returned valid.
-  mutable std::deque<std::string> labels_;
+  // label() returned valid. Absent until a label is stored: a mapper whose labels are never spelled (the planning
+  // path) allocates nothing for them, and moves for free (a std::deque allocates even when empty).
+  mutable std::optional<std::deque<std::string>> labels_;
   std::vector<std::pair<EntityId, const char*>> suffixes_;  // label suffixes, ascending by entity id
   // Lowercase hex of each signature key, spelled when first asked for ([32] != 0 once spelled).
   mutable std::vector<std::array<char, 33>> signature_hex_;

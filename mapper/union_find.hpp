@@ -6,6 +6,8 @@
 
 #include <boost/pending/disjoint_sets.hpp>
 
+#include "mapper/append.hpp"
+
 namespace hindsight::mapper {
 
 /// Growable union-find over dense ids 0..n-1: Boost `disjoint_sets` (union by rank, full path compression) with
@@ -16,8 +18,14 @@ namespace hindsight::mapper {
 /// vector reallocation would invalidate.
 class UnionFind {
  public:
-  /// Adds a singleton set and returns its id (== previous size()).
-  uint32_t add();
+  /// Adds a singleton set and returns its id (== previous size()). Inline: entities are added by the hundred per query.
+  [[gnu::always_inline]] uint32_t add() {
+    const auto id = static_cast<uint32_t>(parent_.size());
+    // What disjoint_sets::make_set(id) does (parent = itself, rank 0), written straight into the vectors.
+    detail::append(parent_, id);
+    detail::append(rank_, uint8_t{0});
+    return id;
+  }
 
   /// Representative of x's set. Compresses paths, hence logically const only.
   uint32_t find(uint32_t x) const {

@@ -1,8 +1,10 @@
 #include "planner/session/plan_mapping.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <span>
+#include <stdexcept>
 #include <string_view>
 
 #include "planner/common/error.hpp"
@@ -12,123 +14,199 @@ namespace hindsight {
 namespace {
 
 /// Output types as a sorted list (join algorithms may put the same columns in another order), as
-/// the mapper's interned schemas. Every column's type is looked up once, in one sequential pass
-/// over the query's columns; an operator's schema is its columns counted per type. With at most 8
-/// distinct types and fewer than 256 columns of each, those counts packed into one 64-bit word
-/// name the schema exactly, and operators of an already seen schema cost one table probe.
+/// the mapper's interned schemas: an operator's schema is its columns counted per type. A query has
+/// few types; with at most 8 of them and fewer than 256 columns of each, those counts packed one
+/// byte per type into a 64-bit word name the schema exactly. So each column's type is looked up once
+/// per query, into the word that adds one to its type's byte: an operator costs one add per output
+/// column, then (for a schema already seen in the query) one probe of a packed -> schema cache.
+///
+/// Kept per thread (MapScratch): the type names it has spelled serve the next queries, the rest is
+/// reset by start().
 class SchemaLister {
  public:
-  SchemaLister(const PlanContext& ctx, mapper::PlanMapper& pm) : ctx_(ctx), pm_(pm) {
-    type_of_column_.resize(ctx.column_count());
-    for (size_t c = 0; c < type_of_column_.size(); ++c) type_of_column_[c] = known(ctx.column_type(static_cast<ColumnId>(c)));
-  }
+  /// Prepares for the operators of a query over `ctx`'s columns, mapped into `pm`.
+  void start(const PlanContext& ctx, mapper::PlanMapper& pm);
 
+  /// The schema of an operator with these output columns (kUnknownSchema for none).
   mapper::PlanMapper::SchemaId operator()(const std::vector<ColumnId>& outputs) {
     if (outputs.empty()) return mapper::PlanMapper::kUnknownSchema;
-    if (outputs.size() < 256) {
-      // Each column adds one to its type's byte; with fewer than 256 columns no byte carries.
-      uint64_t packed = 0;
-      bool fits = true;
-      for (ColumnId c : outputs) {
-        const uint32_t k = type_index(c);
-        fits &= k < 8;
-        packed += uint64_t{1} << (8 * (k & 7));
-      }
-      if (fits) return cached(packed);
+    if (!packable_ || outputs.size() >= 256) return intern_listed(outputs);
+    // Each column adds one to its type's byte; with fewer than 256 columns no byte carries.
+    uint64_t packed = 0;
+    for (ColumnId c : outputs) {
+      if (c >= increment_.size()) [[unlikely]] check_columns(outputs);
+      packed += increment_[c];
     }
-    for (ColumnId c : outputs) ++count_[type_index(c)];
-    return intern_counted();
+    return cached(packed, outputs.size());
   }
 
  private:
-  struct Known {
-    std::string name;
-    mapper::PlanMapper::TypeNameId id;
+  static constexpr uint32_t kNotInterned = UINT32_MAX;
+  /// One of the query's distinct types, in order of first column.
+  struct QueryType {
+    uint32_t key;                        // type_key()
+    uint32_t name = 0;                   // index into names_ (its rank by name)
+    mapper::PlanMapper::TypeNameId id = kNotInterned;  // interned when a schema first needs it
   };
   struct CacheSlot {
-    uint64_t packed = 0;
+    uint64_t packed = 0;  // 0: empty (an operator with columns has a non-zero count)
     mapper::PlanMapper::SchemaId schema;
   };
 
-  static uint64_t mix(uint64_t x) {
-    x ^= x >> 31;
-    x *= 0x9E3779B97F4A7C15ULL;
-    return x ^ (x >> 29);
+  /// Equal keys for equal types (precision and scale only count for DECIMAL), hence for equal names.
+  static uint32_t type_key(const DataType& t) {
+    const uint32_t id = static_cast<uint32_t>(t.id);
+    return t.id == TypeId::Decimal ? id | uint32_t{t.precision} << 8 | uint32_t{t.scale} << 16 : id;
   }
-
-  uint32_t type_index(ColumnId c) { return c < type_of_column_.size() ? type_of_column_[c] : known_type(c); }
-
-  /// The schema whose per-type column counts are the bytes of `packed` (types 0-7), from the cache
-  /// (open addressing; packed is never 0 here).
-  mapper::PlanMapper::SchemaId cached(uint64_t packed) {
-    if (2 * (cached_ + 1) > cache_.size()) grow_cache();
+  /// Index of the type with this key in types_, appended (and named) if new.
+  uint32_t query_type(uint32_t key, const DataType& t);
+  /// Throws std::out_of_range for an id in `outputs` that is not one of the query's columns.
+  [[gnu::cold]] void check_columns(const std::vector<ColumnId>& outputs) const;
+  static size_t cache_slot(uint64_t packed, size_t mask) {
+    packed ^= packed >> 31;
+    packed *= 0x9E3779B97F4A7C15ULL;
+    return (packed ^ (packed >> 29)) & mask;
+  }
+  /// The schema of an operator of `columns` columns whose per-type counts are the bytes of `packed`.
+  mapper::PlanMapper::SchemaId cached(uint64_t packed, size_t columns) {
     const size_t mask = cache_.size() - 1;
-    size_t i = mix(packed) & mask;
-    for (; cache_[i].packed != 0; i = (i + 1) & mask)
+    for (size_t i = cache_slot(packed, mask); cache_[i].packed != 0; i = (i + 1) & mask)
       if (cache_[i].packed == packed) return cache_[i].schema;
-    for (uint32_t k = 0; k < 8 && k < count_.size(); ++k) count_[k] = static_cast<uint32_t>((packed >> (8 * k)) & 0xFF);
-    mapper::PlanMapper::SchemaId id = intern_counted();
-    cache_[i] = CacheSlot{packed, id};
-    ++cached_;
-    return id;
+    return cache_miss(packed, columns);
   }
+  /// cached() for a schema not in the cache yet: interns it (out of line: once per distinct schema).
+  [[gnu::noinline]] mapper::PlanMapper::SchemaId cache_miss(uint64_t packed, size_t columns);
+  /// The schema of `outputs` counted column by column (more than 8 types, or 256 columns or more).
+  mapper::PlanMapper::SchemaId intern_listed(const std::vector<ColumnId>& outputs);
+  /// The schema of `columns` columns, count(k) of them of type k, interned by the mapper.
+  template <class Count>
+  mapper::PlanMapper::SchemaId intern(Count count, size_t columns);
+  void grow_cache();
 
-  /// The schema of the counted columns, interned by the mapper; resets the counts.
-  mapper::PlanMapper::SchemaId intern_counted() {
-    ids_.clear();
-    for (uint32_t k : by_name_) {
-      for (uint32_t n = count_[k]; n > 0; --n) ids_.push_back(known_[k].id);
-      count_[k] = 0;
-    }
-    return pm_.intern_schema(ids_);
-  }
+  // Every type seen on this thread: {type_key, name}, sorted by name. A handful: kept across queries
+  // so that a query's types are named without formatting or allocating.
+  std::vector<std::pair<uint32_t, std::string>> names_;
 
-  void grow_cache() {
-    std::vector<CacheSlot> old = std::move(cache_);
-    cache_.assign(std::max<size_t>(64, 2 * old.size()), CacheSlot{});
-    const size_t mask = cache_.size() - 1;
-    for (const CacheSlot& s : old) {
-      if (s.packed == 0) continue;
-      size_t i = mix(s.packed) & mask;
-      while (cache_[i].packed != 0) i = (i + 1) & mask;
-      cache_[i] = s;
-    }
-  }
-
-  /// Index of column c's type in known_ (a column added after construction).
-  uint32_t known_type(ColumnId c) {
-    if (c >= type_of_column_.size()) type_of_column_.resize(std::max<size_t>(c + 1, ctx_.column_count()), kUnknown);
-    uint32_t& k = type_of_column_[c];
-    if (k == kUnknown) k = known(ctx_.column_type(c));
-    return k;
-  }
-
-  uint32_t known(const DataType& t) {
-    const uint32_t key = static_cast<uint32_t>(t.id) | uint32_t{t.precision} << 8 | uint32_t{t.scale} << 16;
-    for (size_t i = 0; i < known_keys_.size(); ++i)
-      if (known_keys_[i] == key) return static_cast<uint32_t>(i);
-    known_keys_.push_back(key);
-    std::string name = t.to_string();
-    mapper::PlanMapper::TypeNameId id = pm_.intern_type_name(name);
-    known_.push_back(Known{std::move(name), id});
-    count_.push_back(0);
-    by_name_.push_back(static_cast<uint32_t>(known_.size() - 1));
-    std::sort(by_name_.begin(), by_name_.end(), [&](uint32_t a, uint32_t b) { return known_[a].name < known_[b].name; });
-    return static_cast<uint32_t>(known_.size() - 1);
-  }
-
-  static constexpr uint32_t kUnknown = UINT32_MAX;
-  const PlanContext& ctx_;
-  mapper::PlanMapper& pm_;
-  std::vector<Known> known_;
-  std::vector<uint32_t> known_keys_;       // per known type: id, precision and scale in one word
-  std::vector<uint32_t> by_name_;          // indices into known_, in type-name order
-  std::vector<uint32_t> count_;            // per known type: columns of the operator being listed
-  std::vector<uint32_t> type_of_column_;   // per column id: index into known_, or kUnknown
+  // The current query.
+  mapper::PlanMapper* pm_ = nullptr;
+  std::vector<QueryType> types_;
+  std::vector<uint32_t> by_name_;         // indices into types_, in type-name order
+  size_t column_count_ = 0;
+  std::vector<uint32_t> type_of_column_;  // per column id: index into types_
+  std::vector<uint64_t> increment_;       // per column id: 1 << 8 * type (types 0-7)
+  bool packable_ = false;                 // at most 8 types
+  std::vector<uint32_t> count_;           // per type: columns of the operator intern_listed() counts
   std::vector<mapper::PlanMapper::TypeNameId> ids_;
-  std::vector<CacheSlot> cache_;           // packed counts -> schema
-  size_t cached_ = 0;
+  std::vector<CacheSlot> cache_;          // packed counts -> schema, open addressing, at most half full
+  std::vector<uint32_t> cache_used_;      // its filled slots (emptied by start(): schema ids are per mapper)
 };
+
+void SchemaLister::start(const PlanContext& ctx, mapper::PlanMapper& pm) {
+  pm_ = &pm;
+  types_.clear();
+  column_count_ = ctx.column_count();
+  type_of_column_.resize(column_count_);
+  increment_.resize(column_count_);
+  // Type key -> type, direct-mapped: neighbouring columns rarely share a type, but a query has few.
+  struct Recent {
+    uint32_t key = UINT32_MAX;
+    uint32_t type = 0;
+    uint64_t increment = 0;
+  };
+  std::array<Recent, 16> recent{};
+  for (ColumnId c = 0; c < column_count_; ++c) {
+    const DataType& t = ctx.column_type(c);
+    const uint32_t key = type_key(t);
+    Recent& r = recent[(key * 0x9E3779B1u) >> 28];
+    if (r.key != key) {
+      const uint32_t type = query_type(key, t);
+      r = Recent{key, type, type < 8 ? uint64_t{1} << (8 * type) : 0};
+    }
+    type_of_column_[c] = r.type;
+    increment_[c] = r.increment;
+  }
+  packable_ = types_.size() <= 8;
+  // names_ is sorted by name and complete for this query now: a type's rank there is its name order.
+  for (QueryType& type : types_) {
+    type.name = static_cast<uint32_t>(
+        std::find_if(names_.begin(), names_.end(), [&](const auto& n) { return n.first == type.key; }) - names_.begin());
+  }
+  by_name_.resize(types_.size());
+  for (uint32_t i = 0; i < by_name_.size(); ++i) by_name_[i] = i;
+  std::sort(by_name_.begin(), by_name_.end(), [&](uint32_t a, uint32_t b) { return types_[a].name < types_[b].name; });
+  count_.resize(types_.size());
+  for (uint32_t slot : cache_used_) cache_[slot] = CacheSlot{};
+  cache_used_.clear();
+  if (cache_.empty()) grow_cache();
+}
+
+uint32_t SchemaLister::query_type(uint32_t key, const DataType& t) {
+  for (uint32_t i = 0; i < types_.size(); ++i)
+    if (types_[i].key == key) return i;
+  auto named = std::find_if(names_.begin(), names_.end(), [&](const auto& n) { return n.first == key; });
+  if (named == names_.end()) {
+    std::string name = t.to_string();
+    auto at = std::lower_bound(names_.begin(), names_.end(), name, [](const auto& n, const std::string& x) { return n.second < x; });
+    names_.insert(at, {key, std::move(name)});
+  }
+  types_.push_back(QueryType{key});
+  return static_cast<uint32_t>(types_.size() - 1);
+}
+
+void SchemaLister::check_columns(const std::vector<ColumnId>& outputs) const {
+  for (ColumnId c : outputs) {
+    if (c >= column_count_) {
+      throw std::out_of_range("plan mapping: output column " + std::to_string(c) + " is not one of the query's " +
+                              std::to_string(column_count_) + " columns");
+    }
+  }
+}
+
+mapper::PlanMapper::SchemaId SchemaLister::cache_miss(uint64_t packed, size_t columns) {
+  const mapper::PlanMapper::SchemaId id = intern([&](uint32_t k) { return (packed >> (8 * k)) & 0xFF; }, columns);
+  if (2 * (cache_used_.size() + 1) > cache_.size()) grow_cache();
+  const size_t mask = cache_.size() - 1;
+  size_t i = cache_slot(packed, mask);
+  while (cache_[i].packed != 0) i = (i + 1) & mask;
+  cache_[i] = CacheSlot{packed, id};
+  cache_used_.push_back(static_cast<uint32_t>(i));
+  return id;
+}
+
+void SchemaLister::grow_cache() {
+  std::vector<CacheSlot> old = std::move(cache_);
+  cache_.assign(std::max<size_t>(64, 2 * old.size()), CacheSlot{});
+  cache_used_.clear();
+  const size_t mask = cache_.size() - 1;
+  for (const CacheSlot& s : old) {
+    if (s.packed == 0) continue;
+    size_t i = cache_slot(s.packed, mask);
+    while (cache_[i].packed != 0) i = (i + 1) & mask;
+    cache_[i] = s;
+    cache_used_.push_back(static_cast<uint32_t>(i));
+  }
+}
+
+mapper::PlanMapper::SchemaId SchemaLister::intern_listed(const std::vector<ColumnId>& outputs) {
+  check_columns(outputs);
+  std::fill(count_.begin(), count_.end(), 0u);
+  for (ColumnId c : outputs) ++count_[type_of_column_[c]];
+  return intern([&](uint32_t k) { return count_[k]; }, outputs.size());
+}
+
+template <class Count>
+mapper::PlanMapper::SchemaId SchemaLister::intern(Count count, size_t columns) {
+  if (ids_.size() < columns) ids_.resize(columns);  // only grows: its first `columns` ids are this schema's
+  mapper::PlanMapper::TypeNameId* out = ids_.data();
+  for (uint32_t k : by_name_) {
+    const size_t n = count(k);
+    if (n == 0) continue;
+    QueryType& type = types_[k];
+    if (type.id == kNotInterned) type.id = pm_->intern_type_name(names_[type.name].second);
+    out = std::fill_n(out, n, type.id);
+  }
+  return pm_->intern_schema(std::span(ids_.data(), columns));
+}
 
 /// "<kind> #<id>", then `suffix`.
 std::string short_label(std::string_view kind, int64_t id, std::string_view suffix = {}) {
@@ -169,39 +247,82 @@ void post_order(const Op& op, F& f) {
 
 }  // namespace
 
-void NodeEntityMap::insert_or_assign(NodeId id, mapper::EntityId entity) {
-  if (id >= slots_.size()) {
-    size_t old = slots_.size();
-    slots_.resize(id + 1);
-    for (size_t i = old; i < slots_.size(); ++i) slots_[i] = {static_cast<NodeId>(i), kAbsent};
-  }
-  if (slots_[id].second == kAbsent) ++size_;
-  slots_[id].second = entity;
+void NodeEntityMap::grow(NodeId id) {
+  // Ids come in any order: fill the reserved room at once.
+  slots_.resize(std::max(size_t{id} + 1, slots_.capacity()), value_type{0, kAbsent});
 }
 
 namespace {
-/// The memory of finished mappings, for the next map_query on this thread.
+
+/// The memory of a finished mapping, for the next map_query on this thread.
 struct MappingStorage {
   mapper::PlanMapper mapper;
   NodeEntityMap logical, physical;
 };
 constexpr size_t kPooledMappings = 4;
-/// nullptr once this thread's pool is destroyed (see PlanSigner::tables_pool).
-std::vector<MappingStorage>* mapping_pool() {
+
+/// map_query's working arrays, reused from query to query (each call resets what it uses).
+struct MapScratch {
+  SchemaLister schema_of;
+  std::vector<mapper::PlanMapper::SignatureLink> signature_links;
+  std::vector<mapper::EntityId> ast;  // by AST id + 1
+  std::vector<std::pair<std::string_view, mapper::PlanMapper::StageId>> rule_stages;
+  std::string stage;
+};
+
+/// What map_query keeps per thread, so that mapping a query allocates nothing once the thread has
+/// mapped one as large: the memory of finished mappings and the working arrays.
+struct ThreadMemory {
+  std::vector<MappingStorage> mappings;  // at most kPooledMappings
+  MapScratch scratch;
+  bool scratch_taken = false;
+};
+
+/// nullptr once this thread's memory is destroyed (see PlanSigner::tables_pool).
+ThreadMemory* thread_memory() {
   static thread_local bool gone = false;
   if (gone) return nullptr;
-  struct Pool {
-    std::vector<MappingStorage> items;
-    ~Pool() { gone = true; }
+  struct Holder {
+    ThreadMemory memory;
+    ~Holder() { gone = true; }
   };
-  thread_local Pool pool;
-  return &pool.items;
+  thread_local Holder holder;
+  return &holder.memory;
 }
+
+/// The thread's MapScratch for one map_query call; a fresh one if it is gone (thread exit) or taken
+/// (a mapping made while another is being made).
+class ScratchLease {
+ public:
+  explicit ScratchLease(ThreadMemory* memory) {
+    if (memory && !memory->scratch_taken) {
+      taken_ = &memory->scratch_taken;
+      *taken_ = true;
+      scratch_ = &memory->scratch;
+    } else {
+      own_ = std::make_unique<MapScratch>();
+      scratch_ = own_.get();
+    }
+  }
+  ~ScratchLease() {
+    if (taken_) *taken_ = false;
+  }
+  ScratchLease(const ScratchLease&) = delete;
+  ScratchLease& operator=(const ScratchLease&) = delete;
+  MapScratch& operator*() const { return *scratch_; }
+
+ private:
+  MapScratch* scratch_;
+  bool* taken_ = nullptr;
+  std::unique_ptr<MapScratch> own_;
+};
+
 }  // namespace
 
 QueryMapping::~QueryMapping() {
-  std::vector<MappingStorage>* pool = mapping_pool();
-  if (pool && pool->size() < kPooledMappings) pool->push_back({std::move(mapper), std::move(logical), std::move(physical)});
+  ThreadMemory* memory = thread_memory();
+  if (memory && memory->mappings.size() < kPooledMappings)
+    memory->mappings.emplace_back(std::move(mapper), std::move(logical), std::move(physical));
 }
 
 std::optional<mapper::GroupId> QueryMapping::group_of_logical(NodeId id) const {
@@ -219,15 +340,19 @@ std::optional<mapper::GroupId> QueryMapping::group_of_physical(NodeId id) const 
 std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQuery* run, const Settings& settings,
                                         bool detailed_labels) {
   auto m = std::make_unique<QueryMapping>();
-  if (std::vector<MappingStorage>* pool = mapping_pool(); pool && !pool->empty()) {
-    m->mapper = std::move(pool->back().mapper);
-    m->logical = std::move(pool->back().logical);
-    m->physical = std::move(pool->back().physical);
-    pool->pop_back();
+  ThreadMemory* memory = thread_memory();
+  if (memory && !memory->mappings.empty()) {
+    MappingStorage& reused = memory->mappings.back();
+    m->mapper = std::move(reused.mapper);
+    m->logical = std::move(reused.logical);
+    m->physical = std::move(reused.physical);
+    memory->mappings.pop_back();
     m->mapper.clear();
     m->logical.clear();
     m->physical.clear();
   }
+  ScratchLease lease(memory);
+  MapScratch& scratch = *lease;
   mapper::PlanMapper& pm = m->mapper;
   pm.set_strict(settings.mapper_strict);
   PlanSigner& signer = *cq.signer;
@@ -241,23 +366,27 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
     m->logical.reserve(operators);
     m->physical.reserve(operators);
 
-    // Entities for every operator of the final plans, and (while each node is at hand) the
-    // signatures they are linked to below, after the links of the earlier stages.
-    SchemaLister schema_of(cq.ctx, pm);
-    struct SignatureLink {
-      mapper::EntityId entity;
-      const NodeSignatures* sigs;
-      bool logical;
-    };
-    std::vector<SignatureLink> signature_links;
-    signature_links.reserve(operators);
+    const mapper::PlanMapper::StageId bind = pm.stage_id("bind"), physical = pm.stage_id("physical"),
+                                      signature = pm.stage_id("signature"), join_set = pm.stage_id("signature:join_set");
+
+    // Entities for every operator of the final plans, and (while each node is at hand) the links
+    // to its signatures, made below after the links of the earlier stages: every operator -> its
+    // exact signature (equal signatures are one entity); inner joins also -> their join-set
+    // signature, the same for every join order and algorithm.
+    SchemaLister& schema_of = scratch.schema_of;
+    schema_of.start(cq.ctx, pm);
+    std::vector<mapper::PlanMapper::SignatureLink>& signature_links = scratch.signature_links;
+    signature_links.clear();
     // Without details a label is "<kind> #<id>": left to the mapper to spell when someone reads it.
     auto add = [&](const auto& op, mapper::EntityKind kind, const char* kind_name, NodeEntityMap& entities) {
       const mapper::EntityId e = detailed_labels
                                      ? pm.add_with_schema(kind, label_of(op, kind_name, cq.ctx, true), schema_of(op.outputs))
                                      : pm.add_numbered(kind, kind_name, op.id, schema_of(op.outputs));
       entities.insert_or_assign(op.id, e);
-      signature_links.push_back({e, &signer.sign(op), kind == mapper::EntityKind::Logical});
+      const NodeSignatures& sigs = signer.sign(op);
+      signature_links.push_back({e, sigs.exact.hi, sigs.exact.lo, "sig ", signature});
+      if (kind == mapper::EntityKind::Logical && sigs.join_set)
+        signature_links.push_back({e, sigs.join_set->hi, sigs.join_set->lo, "join-set ", join_set});
     };
     auto add_logical = [&](const LogicalOperator& op) {
       add(op, mapper::EntityKind::Logical, logical_kind_name(op.kind), m->logical);
@@ -278,14 +407,12 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
       return e;
     };
 
-    const mapper::PlanMapper::StageId bind = pm.stage_id("bind"), physical = pm.stage_id("physical"),
-                                      signature = pm.stage_id("signature"), join_set = pm.stage_id("signature:join_set");
-
     // bind: AST node -> logical operator.
     // AST ids are dense within a statement (-1: none was assigned); one entity per id.
     int max_ast = -1;
     for (auto& l : cq.ast_links) max_ast = std::max(max_ast, l.ast_id);
-    std::vector<mapper::EntityId> ast(static_cast<size_t>(max_ast + 2), UINT32_MAX);  // [0]: id -1
+    std::vector<mapper::EntityId>& ast = scratch.ast;
+    ast.assign(static_cast<size_t>(max_ast + 2), UINT32_MAX);  // [0]: id -1
     for (auto& l : cq.ast_links) {
       mapper::EntityId& e = ast[static_cast<size_t>(std::max(l.ast_id, -1) + 1)];
       if (e == UINT32_MAX) e = pm.add_numbered(mapper::EntityKind::Ast, "ast", l.ast_id);
@@ -293,8 +420,9 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
     }
     // rewrite: replaced -> replacement.
     // A few rules make many links: one interned stage per rule name.
-    std::vector<std::pair<std::string_view, mapper::PlanMapper::StageId>> rule_stages;
-    std::string stage;
+    auto& rule_stages = scratch.rule_stages;  // views of this query's rule names
+    rule_stages.clear();
+    std::string& stage = scratch.stage;
     for (auto& r : cq.rewrite_links) {
       auto it = std::find_if(rule_stages.begin(), rule_stages.end(), [&](const auto& rs) { return rs.first == r.rule; });
       if (it == rule_stages.end()) {
@@ -306,12 +434,8 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
     // physical: logical -> physical.
     for (auto& p : cq.physical_links)
       if (auto it = m->physical.find(p.physical); it != m->physical.end()) pm.connect(logical_entity(p.logical), it->second, physical);
-    // signature: every operator -> its exact signature (equal signatures are one entity); inner
-    // joins also -> their join-set signature, the same for every join order and algorithm.
-    for (const SignatureLink& l : signature_links) {
-      pm.connect(l.entity, pm.signature(l.sigs->exact.hi, l.sigs->exact.lo), signature);
-      if (l.logical && l.sigs->join_set) pm.connect(l.entity, pm.signature(l.sigs->join_set->hi, l.sigs->join_set->lo, "join-set "), join_set);
-    }
+    // signature: the links listed with the entities above.
+    pm.connect_signatures(signature_links);
 
     // exec: physical -> each executable operator it became; with a run, the rows it produced.
     if (run && run->exec) {

@@ -51,7 +51,11 @@ class NodeEntityMap {
   const_iterator end() const { return const_iterator(data_end(), data_end()); }
 
   /// Maps `id` to `entity` (replacing any previous entity).
-  void insert_or_assign(NodeId id, mapper::EntityId entity);
+  void insert_or_assign(NodeId id, mapper::EntityId entity) {
+    if (id >= slots_.size()) grow(id);
+    size_ += slots_[id].second == kAbsent;
+    slots_[id] = {id, entity};
+  }
   /// Pre-allocates room for node ids below `n`.
   void reserve(size_t n) { slots_.reserve(n); }
   /// Removes every entry, keeping the memory.
@@ -63,7 +67,9 @@ class NodeEntityMap {
  private:
   static constexpr mapper::EntityId kAbsent = UINT32_MAX;
   const value_type* data_end() const { return slots_.data() + slots_.size(); }
-  std::vector<value_type> slots_;  // slots_[id] = {id, entity or kAbsent}
+  /// Adds absent slots up to `id`, and at once up to the reserved capacity.
+  void grow(NodeId id);
+  std::vector<value_type> slots_;  // slots_[id] = {id, entity}, or {any, kAbsent}
   size_t size_ = 0;
 };
 
