@@ -102,30 +102,54 @@ uint32_t PlanMapper::intern(std::vector<std::string>& names, std::string_view te
 PlanMapper::TypeNameId PlanMapper::intern_type_name(std::string_view name) { return intern(type_names_, name); }
 
 namespace {
-/// Hash of a schema's type name ids; ORs them all into `id_bits` in the same pass (at least the largest id: a range
-/// check costing no second pass).
-uint64_t schema_hash(std::span<const PlanMapper::TypeNameId> types, PlanMapper::TypeNameId& id_bits) {
-  uint64_t h = 0x9E3779B97F4A7C15ULL ^ types.size();
-  for (PlanMapper::TypeNameId t : types) {
-    h = (h ^ t) * 0xBF58476D1CE4E5B9ULL;
+/// Hash of a schema's runs; ORs their types into `id_bits` in the same pass (at least the largest id: a range check
+/// costing no second pass).
+uint64_t schema_hash(std::span<const PlanMapper::TypeRun> runs, PlanMapper::TypeNameId& id_bits) {
+  uint64_t h = 0x9E3779B97F4A7C15ULL ^ runs.size();
+  for (const PlanMapper::TypeRun& r : runs) {
+    h = (h ^ (uint64_t{r.type} << 32 | r.count)) * 0xBF58476D1CE4E5B9ULL;
     h ^= h >> 29;
-    id_bits |= t;
+    id_bits |= r.type;
   }
   return h;
 }
 }  // namespace
 
 PlanMapper::SchemaId PlanMapper::intern_schema(std::span<const TypeNameId> types) {
-  if (types.empty()) return kUnknownSchema;
+  run_scratch_.clear();
+  for (TypeNameId t : types) {
+    if (!run_scratch_.empty() && run_scratch_.back().type == t) ++run_scratch_.back().count;
+    else run_scratch_.push_back(TypeRun{t, 1});
+  }
+  return intern_maximal_runs(run_scratch_);
+}
+
+PlanMapper::SchemaId PlanMapper::intern_schema_runs(std::span<const TypeRun> runs) {
+  // Maximal already (what callers counting per type give) unless a run is empty or repeats its neighbour's type.
+  bool maximal = true;
+  for (size_t i = 0; i < runs.size() && maximal; ++i)
+    maximal = runs[i].count > 0 && (i == 0 || runs[i].type != runs[i - 1].type);
+  if (maximal) return intern_maximal_runs(runs);
+  run_scratch_.clear();
+  for (const TypeRun& r : runs) {
+    if (r.count == 0) continue;
+    if (!run_scratch_.empty() && run_scratch_.back().type == r.type) run_scratch_.back().count += r.count;
+    else run_scratch_.push_back(r);
+  }
+  return intern_maximal_runs(run_scratch_);
+}
+
+PlanMapper::SchemaId PlanMapper::intern_maximal_runs(std::span<const TypeRun> runs) {
+  if (runs.empty()) return kUnknownSchema;
   TypeNameId id_bits = 0;
-  const uint64_t h = schema_hash(types, id_bits);
+  const uint64_t h = schema_hash(runs, id_bits);
   if (id_bits >= type_names_.size()) [[unlikely]] {
-    for (TypeNameId t : types)
-      if (t >= type_names_.size()) throw std::out_of_range(fmt::format("unknown type name id {}", t));
+    for (const TypeRun& r : runs)
+      if (r.type >= type_names_.size()) throw std::out_of_range(fmt::format("unknown type name id {}", r.type));
   }
   auto equal = [&](uint32_t id) {
     const SchemaSpan& s = schemas_[id];
-    return s.size == types.size() && std::equal(types.begin(), types.end(), schema_pool_.begin() + s.offset);
+    return s.runs == runs.size() && std::equal(runs.begin(), runs.end(), schema_pool_.begin() + s.offset);
   };
   if (2 * schemas_.size() >= schema_table_.size()) {
     // Grow at half load (the table holds schemas_.size() - 1 ids): rehash every schema.
@@ -133,7 +157,7 @@ PlanMapper::SchemaId PlanMapper::intern_schema(std::span<const TypeNameId> types
     const size_t mask = table.size() - 1;
     for (uint32_t id = 1; id < schemas_.size(); ++id) {
       TypeNameId unused = 0;
-      size_t k = schema_hash(std::span(schema_pool_).subspan(schemas_[id].offset, schemas_[id].size), unused) & mask;
+      size_t k = schema_hash(std::span(schema_pool_).subspan(schemas_[id].offset, schemas_[id].runs), unused) & mask;
       while (table[k]) k = (k + 1) & mask;
       table[k] = id;
     }
@@ -143,12 +167,12 @@ PlanMapper::SchemaId PlanMapper::intern_schema(std::span<const TypeNameId> types
   size_t k = h & mask;
   for (; schema_table_[k]; k = (k + 1) & mask)
     if (equal(schema_table_[k])) return SchemaId{schema_table_[k]};
-  if (schema_pool_.size() + types.size() > std::numeric_limits<uint32_t>::max())
+  if (schema_pool_.size() + runs.size() > std::numeric_limits<uint32_t>::max())
     throw std::length_error("PlanMapper: too many schema columns");
   if (schemas_.empty()) schemas_.push_back(SchemaSpan{0, 0});  // id 0: the unknown schema
   auto id = static_cast<uint32_t>(schemas_.size());
-  schemas_.push_back(SchemaSpan{static_cast<uint32_t>(schema_pool_.size()), static_cast<uint32_t>(types.size())});
-  schema_pool_.insert(schema_pool_.end(), types.begin(), types.end());
+  schemas_.push_back(SchemaSpan{static_cast<uint32_t>(schema_pool_.size()), static_cast<uint32_t>(runs.size())});
+  schema_pool_.insert(schema_pool_.end(), runs.begin(), runs.end());
   schema_table_[k] = id;
   return SchemaId{id};
 }
@@ -489,8 +513,10 @@ const std::vector<std::string>& PlanMapper::schema_text(EntityId id) const {
   auto [it, inserted] = schema_text_.try_emplace(schema);
   if (inserted) {
     const SchemaSpan& s = schemas_[schema];
-    it->second.reserve(s.size);
-    for (uint32_t i = 0; i < s.size; ++i) it->second.push_back(type_names_[schema_pool_[s.offset + i]]);
+    for (uint32_t i = 0; i < s.runs; ++i) {
+      const TypeRun& r = schema_pool_[s.offset + i];
+      it->second.insert(it->second.end(), r.count, type_names_[r.type]);
+    }
   }
   return it->second;
 }

@@ -40,6 +40,15 @@ class PlanMapper {
   static constexpr SchemaId kUnknownSchema{0};
   /// Throws std::out_of_range for a type name id that was not interned.
   SchemaId intern_schema(std::span<const TypeNameId> types);
+  /// `count` columns of one type, in a schema given as runs.
+  struct TypeRun {
+    TypeNameId type;
+    uint32_t count;
+    bool operator==(const TypeRun&) const = default;
+  };
+  /// intern_schema of the list the runs spell out (each run's type `count` times, in order): the same id, for
+  /// callers that count their columns per type (a sorted schema of many columns is a handful of runs).
+  SchemaId intern_schema_runs(std::span<const TypeRun> runs);
 
   /// Registers an entity; schema = its output column type names (empty = unknown, conflicts with nothing).
   EntityId add(EntityKind kind, std::string label, std::vector<std::string> schema = {});
@@ -233,16 +242,20 @@ class PlanMapper {
   std::vector<RootInfo> roots_;  // by entity id; meaningful for roots
 
   std::vector<std::string> type_names_;  // by TypeNameId
-  // Interned schemas: schemas_[id] = {offset, size} in schema_pool_ (id 0: the empty, unknown schema, stored with
-  // the first known one, so that a new mapper allocates nothing), found by content through an open-addressing table
-  // of ids (0 = empty slot).
+  // Interned schemas, run-length encoded: schemas_[id] = {offset, runs} in schema_pool_, maximal runs (no two
+  // neighbours of one type, no empty run), so equal lists have equal runs (id 0: the empty, unknown schema, stored
+  // with the first known one, so that a new mapper allocates nothing), found by content through an open-addressing
+  // table of ids (0 = empty slot).
   struct SchemaSpan {
-    uint32_t offset, size;
+    uint32_t offset, runs;
   };
-  std::vector<TypeNameId> schema_pool_;
+  /// intern_schema_runs for runs already maximal.
+  SchemaId intern_maximal_runs(std::span<const TypeRun> runs);
+  std::vector<TypeRun> schema_pool_;
   std::vector<SchemaSpan> schemas_;
   std::vector<uint32_t> schema_table_;
   std::vector<TypeNameId> type_scratch_;
+  std::vector<TypeRun> run_scratch_;
   // Schemas as text, built per entity when first asked for (node-based: references stay valid).
   mutable std::unordered_map<uint32_t, std::vector<std::string>> schema_text_;  // by schema id
   std::vector<std::string> stages_;

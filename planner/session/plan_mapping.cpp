@@ -37,7 +37,7 @@ class SchemaLister {
       if (c >= increment_.size()) [[unlikely]] check_columns(outputs);
       packed += increment_[c];
     }
-    return cached(packed, outputs.size());
+    return cached(packed);
   }
 
  private:
@@ -68,19 +68,19 @@ class SchemaLister {
     return (packed ^ (packed >> 29)) & mask;
   }
   /// The schema of an operator of `columns` columns whose per-type counts are the bytes of `packed`.
-  mapper::PlanMapper::SchemaId cached(uint64_t packed, size_t columns) {
+  mapper::PlanMapper::SchemaId cached(uint64_t packed) {
     const size_t mask = cache_.size() - 1;
     for (size_t i = cache_slot(packed, mask); cache_[i].packed != 0; i = (i + 1) & mask)
       if (cache_[i].packed == packed) return cache_[i].schema;
-    return cache_miss(packed, columns);
+    return cache_miss(packed);
   }
   /// cached() for a schema not in the cache yet: interns it (out of line: once per distinct schema).
-  [[gnu::noinline]] mapper::PlanMapper::SchemaId cache_miss(uint64_t packed, size_t columns);
+  [[gnu::noinline]] mapper::PlanMapper::SchemaId cache_miss(uint64_t packed);
   /// The schema of `outputs` counted column by column (more than 8 types, or 256 columns or more).
   mapper::PlanMapper::SchemaId intern_listed(const std::vector<ColumnId>& outputs);
-  /// The schema of `columns` columns, count(k) of them of type k, interned by the mapper.
+  /// The schema of count(k) columns of type k for each k, interned by the mapper.
   template <class Count>
-  mapper::PlanMapper::SchemaId intern(Count count, size_t columns);
+  mapper::PlanMapper::SchemaId intern(Count count);
   void grow_cache();
 
   // Every type seen on this thread: {type_key, name}, sorted by name. A handful: kept across queries
@@ -96,7 +96,7 @@ class SchemaLister {
   std::vector<uint64_t> increment_;       // per column id: 1 << 8 * type (types 0-7)
   bool packable_ = false;                 // at most 8 types
   std::vector<uint32_t> count_;           // per type: columns of the operator intern_listed() counts
-  std::vector<mapper::PlanMapper::TypeNameId> ids_;
+  std::vector<mapper::PlanMapper::TypeRun> runs_;
   std::vector<CacheSlot> cache_;          // packed counts -> schema, open addressing, at most half full
   std::vector<uint32_t> cache_used_;      // its filled slots (emptied by start(): schema ids are per mapper)
 };
@@ -162,8 +162,8 @@ void SchemaLister::check_columns(const std::vector<ColumnId>& outputs) const {
   }
 }
 
-mapper::PlanMapper::SchemaId SchemaLister::cache_miss(uint64_t packed, size_t columns) {
-  const mapper::PlanMapper::SchemaId id = intern([&](uint32_t k) { return (packed >> (8 * k)) & 0xFF; }, columns);
+mapper::PlanMapper::SchemaId SchemaLister::cache_miss(uint64_t packed) {
+  const mapper::PlanMapper::SchemaId id = intern([&](uint32_t k) { return (packed >> (8 * k)) & 0xFF; });
   if (2 * (cache_used_.size() + 1) > cache_.size()) grow_cache();
   const size_t mask = cache_.size() - 1;
   size_t i = cache_slot(packed, mask);
@@ -191,21 +191,21 @@ mapper::PlanMapper::SchemaId SchemaLister::intern_listed(const std::vector<Colum
   check_columns(outputs);
   std::fill(count_.begin(), count_.end(), 0u);
   for (ColumnId c : outputs) ++count_[type_of_column_[c]];
-  return intern([&](uint32_t k) { return count_[k]; }, outputs.size());
+  return intern([&](uint32_t k) { return count_[k]; });
 }
 
 template <class Count>
-mapper::PlanMapper::SchemaId SchemaLister::intern(Count count, size_t columns) {
-  if (ids_.size() < columns) ids_.resize(columns);  // only grows: its first `columns` ids are this schema's
-  mapper::PlanMapper::TypeNameId* out = ids_.data();
+mapper::PlanMapper::SchemaId SchemaLister::intern(Count count) {
+  // The sorted list of type names as one run per type: a handful of runs however many columns.
+  runs_.clear();
   for (uint32_t k : by_name_) {
-    const size_t n = count(k);
+    const auto n = static_cast<uint32_t>(count(k));
     if (n == 0) continue;
     QueryType& type = types_[k];
     if (type.id == kNotInterned) type.id = pm_->intern_type_name(names_[type.name].second);
-    out = std::fill_n(out, n, type.id);
+    runs_.push_back({type.id, n});
   }
-  return pm_->intern_schema(std::span(ids_.data(), columns));
+  return pm_->intern_schema_runs(runs_);
 }
 
 /// "<kind> #<id>", then `suffix`.

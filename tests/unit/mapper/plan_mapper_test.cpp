@@ -345,6 +345,23 @@ TEST(PlanMapperTest, EqualSchemasAreOneInternedSchema) {
   EXPECT_THROW(m.add_with_schema(EntityKind::Logical, "bad", PlanMapper::SchemaId{9999}), std::out_of_range);
 }
 
+// A schema given as runs of one type is the schema of the list they spell out, however the runs are cut.
+TEST(PlanMapperTest, SchemaRunsAreTheListTheySpell) {
+  PlanMapper m;
+  const PlanMapper::TypeNameId i = m.intern_type_name("INT"), v = m.intern_type_name("VARCHAR");
+  using Run = PlanMapper::TypeRun;
+  const PlanMapper::SchemaId iiv = m.intern_schema(std::vector<PlanMapper::TypeNameId>{i, i, v});
+  EXPECT_EQ(m.intern_schema_runs(std::vector<Run>{{i, 2}, {v, 1}}), iiv);
+  EXPECT_EQ(m.intern_schema_runs(std::vector<Run>{{i, 1}, {i, 1}, {v, 0}, {v, 1}}), iiv);  // cut and padded
+  EXPECT_FALSE(m.intern_schema_runs(std::vector<Run>{{i, 1}, {v, 1}, {i, 1}}) == iiv);    // order counts
+  EXPECT_FALSE(m.intern_schema_runs(std::vector<Run>{{i, 3}, {v, 1}}) == iiv);            // so do counts
+  EXPECT_EQ(m.intern_schema_runs(std::vector<Run>{{i, 0}}), PlanMapper::kUnknownSchema);
+  EXPECT_THROW(m.intern_schema_runs(std::vector<Run>{{7, 1}}), std::out_of_range);
+  // The text of a schema made from runs lists every column.
+  EntityId e = m.add_with_schema(EntityKind::Logical, "e", m.intern_schema_runs(std::vector<Run>{{v, 1}, {i, 3}}));
+  EXPECT_EQ(m.schema(e), (std::vector<std::string>{"VARCHAR", "INT", "INT", "INT"}));
+}
+
 TEST(PlanMapperTest, StageIdsRecordTheirStage) {
   PlanMapper m;
   EntityId a = m.add(EntityKind::Ast, "a"), b = m.add(EntityKind::Logical, "b"), c = m.add(EntityKind::Physical, "c");
