@@ -19,7 +19,9 @@ namespace hindsight::sig {
 ///   3: join-set signatures are order-independent sums of mixed input and predicate digests (hash128.hpp), so a
 ///      join tree's set is accumulated one join at a time instead of sorted and re-hashed at every join; tree and
 ///      join-set signatures hash short fixed-layout headers instead of encoder token sequences.
-inline constexpr uint32_t SIGNATURE_VERSION = 3;
+///   4: a column reference in an expression is named by the column's lineage digest itself, not by a digest of a
+///      "ref" token over it: a reference is what it refers to (and one hash per referenced column fewer).
+inline constexpr uint32_t SIGNATURE_VERSION = 4;
 
 /// A 128-bit stable signature. Compared by value; `hi` is the more significant half.
 struct Signature {

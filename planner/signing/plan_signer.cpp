@@ -369,7 +369,7 @@ const PlanSigner::Digests& PlanSigner::lineage_digests(ColumnId id) {
 }
 
 void PlanSigner::define(ColumnId id, const Digests& d) {
-  lineage_slot(id) = LineageSlot{d, {}, true, false};
+  lineage_slot(id) = LineageSlot{d, true};
 }
 
 PlanSigner::LineageSlot& PlanSigner::lineage_slot(ColumnId id) {
@@ -389,25 +389,8 @@ PlanSigner::Digests PlanSigner::expr_digests(const Expr& e) {
   }
   Digests ref{};
   if (e.kind == ExprKind::ColumnRef && n == 0) {
-    // A reference digests the same every time: once per column.
-    if (const LineageSlot* slot = known_lineage_slot(e.column_id); slot && slot->ref_known) return slot->ref;
-    const Digests lin = lineage_digests(e.column_id);
-    TokenWriter& ex = sc_->expr_exact;
-    ex.clear();
-    ex.begin("ref").sig(lin.exact);
-    Digests out;
-    out.exact = sig::hash128(ex.view());
-    if (lin.templ == lin.exact) {
-      out.templ = out.exact;
-    } else {
-      ex.clear();
-      ex.begin("ref").sig(lin.templ);
-      out.templ = sig::hash128(ex.view());
-    }
-    LineageSlot& again = lineage_slot(e.column_id);
-    again.ref = out;
-    again.ref_known = true;
-    return out;
+    // A reference is what it refers to: its digest is the column's lineage (no hash of its own).
+    return lineage_digests(e.column_id);
   }
   if (e.kind == ExprKind::ColumnRef) {
     ref = lineage_digests(e.column_id);

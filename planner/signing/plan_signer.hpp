@@ -25,13 +25,14 @@ struct NodeSignatures {
 /// a base column by table.column, a computed column by the expression or aggregate that produced
 /// it, so aliases and column ids never matter.
 ///
-/// Encoding (SIGNATURE_VERSION 2, join sets 3): every expression node and every column lineage is named by a
+/// Encoding (SIGNATURE_VERSION 4): every expression node and every column lineage is named by a
 /// 128-bit digest, sig::hash128 of its canonical bytes, and a parent writes its children's digests
 /// (CanonicalEncoder::sig) instead of copying their bytes; unordered operands (AND/OR operands,
 /// IN lists, commutative operands, join key pairs) are sets or sorted by digest. Digests:
 ///   base column      H(begin("column") str(table) str(column))
 ///   other column     H(begin("unknown_column") str(name) str(type))
-///   column ref       H(begin("ref") sig(lineage))
+///   column ref       the column's lineage digest (since version 4: a reference is what it refers
+///                      to, so a renamed or projected-through column reads as its origin)
 ///   constant         H(constant(type tag, value))               (a typed placeholder in template mode)
 ///   call             H(begin("call") str(op) str(type) list(sig(child)...))   (commutative: sorted;
 ///                      a > b and a >= b are written as b < a and b <= a)
@@ -111,9 +112,7 @@ class PlanSigner {
   };
   struct LineageSlot {
     Digests d;
-    Digests ref;  // digests of a column reference to it (an expression leaf), once computed
     bool known = false;
-    bool ref_known = false;
   };
   /// The join set of the inner-join tree under an inner join, accumulated from its children's (each
   /// predicate is digested once, at the join that applies it).

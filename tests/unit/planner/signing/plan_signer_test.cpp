@@ -372,6 +372,9 @@ TEST(ExprNormalizerTest, NormalFormDetectionAgreesWithTheNormalizer) {
     EXPECT_EQ(signer.expr_signature(*e, false), signer.expr_signature(*n, false));
     EXPECT_EQ(signer.expr_signature(*e, true), signer.expr_signature(*n, true));
   }
+  // A column reference is named by the column's lineage itself (SIGNATURE_VERSION 4).
+  EXPECT_EQ(signer.expr_signature(*col(1), false), signer.lineage(1, false));
+  EXPECT_NE(signer.lineage(1, false), signer.lineage(2, false));
   // And what the signer reads as it is still tells different comparisons apart.
   EXPECT_NE(signer.expr_signature(*call(ScalarOp::Gt, col(1), lit(2)), false),
             signer.expr_signature(*call(ScalarOp::Lt, col(1), lit(2)), false));
