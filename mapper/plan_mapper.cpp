@@ -113,14 +113,18 @@ uint64_t schema_hash(std::span<const PlanMapper::TypeRun> runs, PlanMapper::Type
   }
   return h;
 }
+
+/// Appends `count` columns of `type` to maximal runs (extending the last run if it is of that type).
+void add_to_runs(std::vector<PlanMapper::TypeRun>& runs, PlanMapper::TypeNameId type, uint32_t count) {
+  if (count == 0) return;
+  if (!runs.empty() && runs.back().type == type) runs.back().count += count;
+  else runs.push_back(PlanMapper::TypeRun{type, count});
+}
 }  // namespace
 
 PlanMapper::SchemaId PlanMapper::intern_schema(std::span<const TypeNameId> types) {
   run_scratch_.clear();
-  for (TypeNameId t : types) {
-    if (!run_scratch_.empty() && run_scratch_.back().type == t) ++run_scratch_.back().count;
-    else run_scratch_.push_back(TypeRun{t, 1});
-  }
+  for (TypeNameId t : types) add_to_runs(run_scratch_, t, 1);
   return intern_maximal_runs(run_scratch_);
 }
 
@@ -131,11 +135,7 @@ PlanMapper::SchemaId PlanMapper::intern_schema_runs(std::span<const TypeRun> run
     maximal = runs[i].count > 0 && (i == 0 || runs[i].type != runs[i - 1].type);
   if (maximal) return intern_maximal_runs(runs);
   run_scratch_.clear();
-  for (const TypeRun& r : runs) {
-    if (r.count == 0) continue;
-    if (!run_scratch_.empty() && run_scratch_.back().type == r.type) run_scratch_.back().count += r.count;
-    else run_scratch_.push_back(r);
-  }
+  for (const TypeRun& r : runs) add_to_runs(run_scratch_, r.type, r.count);
   return intern_maximal_runs(run_scratch_);
 }
 
