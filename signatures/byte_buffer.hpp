@@ -92,7 +92,6 @@ inline void store_le64(char* p, uint64_t v) {
   }
 }
 
-/// A u32 length; throws std::length_error past 4 GiB.
 /// One bit pattern per value: -0.0 == 0.0 and NaN payloads carry no SQL meaning.
 inline uint64_t canonical_double_bits(double v) {
   if (std::isnan(v)) return 0x7ff8000000000000ULL;
@@ -100,6 +99,7 @@ inline uint64_t canonical_double_bits(double v) {
   return std::bit_cast<uint64_t>(v);
 }
 
+/// A u32 length; throws std::length_error past 4 GiB.
 inline void store_le32(char* p, size_t v) {
   if (v > std::numeric_limits<uint32_t>::max()) throw std::length_error("canonical encoding: payload over 4 GiB");
   const auto v32 = static_cast<uint32_t>(v);

@@ -38,16 +38,12 @@ inline char* put_header(char* p, char tag) {
 }  // namespace
 
 Signature tree_signature(std::string_view canonical_form, const std::vector<Signature>& children) {
-  // Runs once per plan node and template: the documented layout (hash128.hpp) in one reused buffer.
+  // The form copied after room for the header into one reused buffer, then the one layout code path.
   thread_local ByteBuffer buf;
   buf.clear();
-  char* p = put_header(buf.grow(9 + canonical_form.size() + 16 * children.size()), 'T');
-  store_le32(p, canonical_form.size());
-  p += 4;
-  if (!canonical_form.empty()) std::memcpy(p, canonical_form.data(), canonical_form.size());
-  p += canonical_form.size();
-  for (const Signature& child : children) p = put_sig(p, child);
-  return hash128(buf.view());
+  buf.grow(kTreeHeaderBytes);
+  buf.append(canonical_form);
+  return tree_signature_in_place(buf, children);
 }
 
 Signature tree_signature_in_place(ByteBuffer& buf, std::span<const Signature> children) {

@@ -61,13 +61,12 @@ const char* expr_kind_name(ExprKind k) {
 
 /// Writes the canonical bytes of one expression node whose children are already digested
 /// (`kids`, in the encoder's mode). `e` supplies the node's own fields; `kind` may differ from
-/// e.kind only for the implicit AND of a conjunct list (then `e` is unused).
+/// e.kind only for the implicit AND of a conjunct list (then `e` is unused). Never a column
+/// reference: a reference digests as its column's lineage.
 template <class KidDigest>
-void write_expr_node(TokenWriter& enc, ExprKind kind, const Expr* e, size_t n, const KidDigest& kid,
-                     const Signature& ref_lineage) {
+void write_expr_node(TokenWriter& enc, ExprKind kind, const Expr* e, size_t n, const KidDigest& kid) {
   char buf[32];
   switch (kind) {
-    case ExprKind::ColumnRef: enc.begin("ref").sig(ref_lineage); break;
     case ExprKind::Constant: {
       const Value& v = e->value;
       const char* tag = type_tag(e->type);
@@ -378,6 +377,8 @@ PlanSigner::LineageSlot& PlanSigner::lineage_slot(ColumnId id) {
 }
 
 PlanSigner::Digests PlanSigner::expr_digests(const Expr& e) {
+  // A reference is what it refers to: its digest is the column's lineage (no hash of its own).
+  if (e.kind == ExprKind::ColumnRef) return lineage_digests(e.column_id);
   std::vector<Digests>& stack = sc_->digest_stack;
   const size_t base = stack.size();
   const size_t n = e.children.size();
@@ -387,26 +388,17 @@ PlanSigner::Digests PlanSigner::expr_digests(const Expr& e) {
     same = same && d.exact == d.templ;
     stack.push_back(d);
   }
-  Digests ref{};
-  if (e.kind == ExprKind::ColumnRef && n == 0) {
-    // A reference is what it refers to: its digest is the column's lineage (no hash of its own).
-    return lineage_digests(e.column_id);
-  }
-  if (e.kind == ExprKind::ColumnRef) {
-    ref = lineage_digests(e.column_id);
-    same = same && ref.exact == ref.templ;
-  }
   Digests out;
   TokenWriter& ex = sc_->expr_exact;
   ex.clear();
-  write_expr_node(ex, e.kind, &e, n, [&](size_t i) { return stack[base + i].exact; }, ref.exact);
+  write_expr_node(ex, e.kind, &e, n, [&](size_t i) { return stack[base + i].exact; });
   out.exact = sig::hash128(ex.view());
   if (same) {
     out.templ = out.exact;  // identical bytes in template mode: no second pass
   } else {
     TokenWriter& tp = sc_->expr_templ;
     tp.clear();
-    write_expr_node(tp, e.kind, &e, n, [&](size_t i) { return stack[base + i].templ; }, ref.templ);
+    write_expr_node(tp, e.kind, &e, n, [&](size_t i) { return stack[base + i].templ; });
     out.templ = sig::hash128(tp.view());
   }
   stack.resize(base);
@@ -446,14 +438,14 @@ PlanSigner::Digests PlanSigner::conjunction_digests(const std::vector<ExprPtr>& 
     Digests out;
     TokenWriter& ex = sc_->expr_exact;
     ex.clear();
-    write_expr_node(ex, ExprKind::And, nullptr, conj.size(), [&](size_t i) { return stack[base + i].exact; }, Signature{});
+    write_expr_node(ex, ExprKind::And, nullptr, conj.size(), [&](size_t i) { return stack[base + i].exact; });
     out.exact = sig::hash128(ex.view());
     if (same) {
       out.templ = out.exact;
     } else {
       TokenWriter& tp = sc_->expr_templ;
       tp.clear();
-      write_expr_node(tp, ExprKind::And, nullptr, conj.size(), [&](size_t i) { return stack[base + i].templ; }, Signature{});
+      write_expr_node(tp, ExprKind::And, nullptr, conj.size(), [&](size_t i) { return stack[base + i].templ; });
       out.templ = sig::hash128(tp.view());
     }
     stack.resize(base);

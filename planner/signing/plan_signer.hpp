@@ -131,13 +131,7 @@ class PlanSigner {
   /// The slot of column id (unknown until defined); valid until a column added to the context after
   /// the signer was made is looked up (the table then grows).
   LineageSlot& lineage_slot(ColumnId id);
-  /// The slot of column id if its lineage is known, else nullptr.
-  const LineageSlot* known_lineage_slot(ColumnId id) const {
-    if (id >= t_->lineage.size()) return nullptr;
-    const LineageSlot& slot = t_->lineage[id];
-    return slot.known ? &slot : nullptr;
-  }
-  bool lineage_known(ColumnId id) const { return known_lineage_slot(id) != nullptr; }
+  bool lineage_known(ColumnId id) const { return id < t_->lineage.size() && t_->lineage[id].known; }
   void define(ColumnId id, const Digests& d);
   /// Digests of an expression as it is (already normalized).
   Digests expr_digests(const Expr& e);
@@ -149,7 +143,7 @@ class PlanSigner {
   void split_predicate_digests(const Expr& e, std::vector<sig::Signature>& out);
   /// Exact digests of one join condition's predicates (normalized, AND-split), appended to out.
   void predicate_digests(const Expr& condition, std::vector<sig::Signature>& out);
-  /// Adds join_preds_ to set, each distinct digest once.
+  /// Adds the join predicates in t_->join_preds to set, each distinct digest once.
   void add_predicates(sig::JoinSet& set);
   /// Exact and template signature of a node: its form (kind + parameters) over the children's
   /// signatures in sc_->exact_children / templ_children.

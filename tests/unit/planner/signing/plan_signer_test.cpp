@@ -365,10 +365,16 @@ TEST(ExprNormalizerTest, NormalFormDetectionAgreesWithTheNormalizer) {
     // Whenever it claims "normal", the normalizer gives the same expression back, but for a
     // turned-around > or >=.
     const bool turned = e->kind == ExprKind::Call && (e->op == ScalarOp::Gt || e->op == ScalarOp::Ge);
-    if (is_normalized_for_signature(*e) && !turned) EXPECT_TRUE(n->equals(*e));
-    if (turned) EXPECT_EQ(n->op, mirror_comparison(e->op));
+    if (is_normalized_for_signature(*e) && !turned) {
+      EXPECT_TRUE(n->equals(*e));
+    }
+    if (turned) {
+      EXPECT_EQ(n->op, mirror_comparison(e->op));
+    }
     // Either way the signer digests it as the normalized expression (which, but for AND / OR, it reads as it is).
-    if (n->kind != ExprKind::And && n->kind != ExprKind::Or) EXPECT_TRUE(is_normalized_for_signature(*n));
+    if (n->kind != ExprKind::And && n->kind != ExprKind::Or) {
+      EXPECT_TRUE(is_normalized_for_signature(*n));
+    }
     EXPECT_EQ(signer.expr_signature(*e, false), signer.expr_signature(*n, false));
     EXPECT_EQ(signer.expr_signature(*e, true), signer.expr_signature(*n, true));
   }
