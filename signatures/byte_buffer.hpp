@@ -45,7 +45,7 @@ class ByteBuffer {
   void truncate(size_t n) { size_ = n; }
 
   /// Appends n (uninitialized) bytes and returns where they go.
-  char* grow(size_t n) {
+  [[gnu::always_inline]] char* grow(size_t n) {
     if (n > cap_ - size_) reserve_more(n);
     char* p = data_.get() + size_;
     size_ += n;
@@ -71,7 +71,7 @@ class ByteBuffer {
   }
 
  private:
-  void reserve_more(size_t n) {
+  [[gnu::noinline, gnu::cold]] void reserve_more(size_t n) {
     size_t cap = std::max<size_t>({64, 2 * cap_, size_ + n});
     std::unique_ptr<char[]> grown(new char[cap]);
     if (size_) std::memcpy(grown.get(), data_.get(), size_);

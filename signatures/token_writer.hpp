@@ -33,9 +33,9 @@ class TokenWriter {
   std::string_view view() const { return buf_.view(); }
   size_t size() const { return buf_.size(); }
 
-  TokenWriter& begin(std::string_view kind) { return put('K', kind); }
-  TokenWriter& field(std::string_view key) { return put('F', key); }
-  TokenWriter& str(std::string_view value) { return put('S', value); }
+  [[gnu::always_inline]] TokenWriter& begin(std::string_view kind) { return put('K', kind); }
+  [[gnu::always_inline]] TokenWriter& field(std::string_view key) { return put('F', key); }
+  [[gnu::always_inline]] TokenWriter& str(std::string_view value) { return put('S', value); }
   TokenWriter& i64(int64_t value) { return put_u64('I', static_cast<uint64_t>(value)); }
   TokenWriter& boolean(bool value) {
     char* p = buf_.grow(2);

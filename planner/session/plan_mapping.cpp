@@ -383,7 +383,7 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
                                      ? pm.add_with_schema(kind, label_of(op, kind_name, cq.ctx, true), schema_of(op.outputs))
                                      : pm.add_numbered(kind, kind_name, op.id, schema_of(op.outputs));
       entities.insert_or_assign(op.id, e);
-      const NodeSignatures& sigs = signer.sign(op);
+      const ExactSignatures sigs = signer.sign_exact(op);
       signature_links.push_back({e, sigs.exact.hi, sigs.exact.lo, "sig ", signature});
       if (kind == mapper::EntityKind::Logical && sigs.join_set)
         signature_links.push_back({e, sigs.join_set->hi, sigs.join_set->lo, "join-set ", join_set});

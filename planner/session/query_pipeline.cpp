@@ -88,11 +88,13 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
     cq->plan_ms = ms_since(t0);
     return cq;
   }
+  // Exact and join-set signatures, what the mapper links; a template that differs from the exact
+  // signature is computed when first asked for (EXPLAIN, stats look-ups).
   for (size_t i = 0; i < cq->ctes.size(); ++i) cq->signer->set_cte(static_cast<int>(i), *cq->ctes[i].logical);
-  for (auto& c : cq->ctes) cq->signer->sign(*c.logical);
-  cq->signer->sign(*cq->logical);
-  for (auto& c : cq->ctes) cq->signer->sign(*c.physical);
-  cq->signer->sign(*cq->physical);
+  for (auto& c : cq->ctes) cq->signer->sign_exact(*c.logical);
+  cq->signer->sign_exact(*cq->logical);
+  for (auto& c : cq->ctes) cq->signer->sign_exact(*c.physical);
+  cq->signer->sign_exact(*cq->physical);
   cq->plan_ms = ms_since(t0);
   return cq;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <type_traits>
 
 #include "planner/signing/expr_normalizer.hpp"
 #include "signatures/token_writer.hpp"
@@ -118,15 +119,16 @@ void write_expr_node(TokenWriter& enc, ExprKind kind, const Expr* e, size_t n, c
   }
 }
 
-/// "physical:<operator name>", spelled once per kind.
+/// "physical:<operator name>" by kind, spelled once per process.
+const std::vector<std::string> kPhysicalKindTexts = [] {
+  std::vector<std::string> t;
+  for (int k = 0; k <= static_cast<int>(PhysicalOpKind::CteScan); ++k)
+    t.push_back(std::string("physical:") + physical_op_name(static_cast<PhysicalOpKind>(k)));
+  return t;
+}();
+
 std::string_view physical_kind_text(PhysicalOpKind kind) {
-  static const auto texts = [] {
-    std::vector<std::string> t;
-    for (int k = 0; k <= static_cast<int>(PhysicalOpKind::CteScan); ++k)
-      t.push_back(std::string("physical:") + physical_op_name(static_cast<PhysicalOpKind>(k)));
-    return t;
-  }();
-  return texts.at(static_cast<size_t>(kind));  // throws if a kind is added after CteScan without a text
+  return kPhysicalKindTexts.at(static_cast<size_t>(kind));  // throws if a kind is added after CteScan without a text
 }
 
 bool inner_join(const LogicalOperator& o) {
@@ -144,32 +146,39 @@ struct PlanSigner::Scratch {
   std::vector<Digests> digest_stack;  // children digests of the expression nodes being digested
   std::vector<Digests> tape;          // digests written into the exact form, replayed for the template form
   std::vector<Signature> exact_children, templ_children;
-
-  void clear_children() {
-    exact_children.clear();
-    templ_children.clear();
-  }
-  void add_child(const NodeSignatures& s) {
-    exact_children.push_back(s.exact);
-    templ_children.push_back(s.templ);
-  }
 };
 
-PlanSigner::Scratch& PlanSigner::scratch() {
-  thread_local Scratch s;
-  return s;
+thread_local PlanSigner::Scratch* PlanSigner::top_scratch_ = nullptr;
+
+PlanSigner::Scratch& PlanSigner::scratch_slow(size_t depth) {
+  if (depth == 0) {
+    thread_local Scratch top;
+    top_scratch_ = &top;
+    return top;
+  }
+  thread_local std::vector<std::unique_ptr<Scratch>> nested;  // depth 1, 2, ...
+  while (nested.size() < depth) nested.push_back(std::make_unique<Scratch>());
+  return *nested[depth - 1];
 }
 
-/// Writes an operator's parameters into its form. Record mode writes the exact form: expressions
-/// are normalized and digested (both digests at once), and every digest written is kept on the
-/// tape; replay mode writes the template form from the tape without computing anything again.
+inline PlanSigner::Scratch& PlanSigner::scratch(size_t depth) {
+  if (depth == 0 && top_scratch_) [[likely]] return *top_scratch_;
+  return scratch_slow(depth);
+}
+
+/// Writes an operator's parameters into its form. Four passes: exact writes exact digests
+/// (expressions normalized and digested, both digests at once) and notes whether any digest it
+/// wrote differs in template mode; record does the same and keeps every digest on the tape, from
+/// which replay writes the template form without computing anything again; template writes
+/// template digests, computing them again (a template asked for after an exact-only signing).
 /// Node parameters hold no constants themselves (they are inside expression digests), so when no
-/// recorded digest differs between exact and template, the template form is the exact form.
+/// digest differs the template form is the exact form.
 class SignatureParamWriter : public ParamWriter {
  public:
-  SignatureParamWriter(PlanSigner& s, TokenWriter& enc, bool replay) : s_(s), enc_(enc), replay_(replay) {}
+  enum class Pass { Exact, Record, Replay, Template };
+  SignatureParamWriter(PlanSigner& s, TokenWriter& enc, Pass pass) : s_(s), enc_(enc), pass_(pass) {}
 
-  /// Record mode: true if the template form differs from the exact one.
+  /// Exact and record passes: true if the template form differs from the exact one.
   bool differs() const { return differs_; }
 
   void text(std::string_view key, std::string_view value) override { enc_.field(key).str(value); }
@@ -180,24 +189,27 @@ class SignatureParamWriter : public ParamWriter {
       enc_.boolean(true);
       return;
     }
-    enc_.sig(pick(take([&] { return s_.conjunction_digests(conj); })));
+    enc_.sig(put([&] { return s_.conjunction_digests(conj); }));
   }
   void exprs(std::string_view key, const std::vector<ExprPtr>& list) override {
     const size_t header = enc_.field(key).begin_list();
-    if (!replay_) {
+    const bool keep = pass_ == Pass::Exact || pass_ == Pass::Record;  // for define_outputs
+    if (keep) {
       s_.last_exprs_src_ = &list;
       s_.last_exprs_.clear();
     }
     for (auto& e : list) {
-      PlanSigner::Digests d = take([&] { return s_.normalized_expr_digests(*e); });
-      if (!replay_) s_.last_exprs_.push_back(d);
-      enc_.sig(pick(d));
+      enc_.sig(put([&] {
+        PlanSigner::Digests d = s_.normalized_expr_digests(*e);
+        if (keep) s_.last_exprs_.push_back(d);
+        return d;
+      }));
     }
     enc_.end_list(header);
   }
   void columns(std::string_view key, const std::vector<ColumnId>& ids, bool ordered) override {
     const size_t start = ordered ? enc_.field(key).begin_list() : enc_.field(key).begin_set();
-    for (ColumnId c : ids) enc_.sig(pick(lineage(c)));
+    for (ColumnId c : ids) enc_.sig(lineage(c));
     if (ordered) enc_.end_list(start);
     else enc_.end_set(start, TokenWriter::kSigToken);
   }
@@ -205,7 +217,7 @@ class SignatureParamWriter : public ParamWriter {
     const size_t list = enc_.field(key).begin_list();
     for (auto& k : keys) {
       const size_t item = enc_.begin_list();
-      enc_.sig(pick(lineage(k.column))).boolean(k.ascending).boolean(k.nulls_first).end_list(item);
+      enc_.sig(lineage(k.column)).boolean(k.ascending).boolean(k.nulls_first).end_list(item);
     }
     enc_.end_list(list);
   }
@@ -217,8 +229,8 @@ class SignatureParamWriter : public ParamWriter {
   void key_pairs(std::string_view key, const std::vector<ColumnId>& left, const std::vector<ColumnId>& right) override {
     const size_t set = enc_.field(key).begin_set();
     for (size_t i = 0; i < left.size(); ++i) {
-      Signature a = pick(lineage(left[i]));
-      Signature b = pick(lineage(right[i]));
+      Signature a = lineage(left[i]);
+      Signature b = lineage(right[i]);
       if (b < a) std::swap(a, b);
       const size_t item = enc_.begin_list();
       enc_.sig(a).sig(b).end_list(item);
@@ -233,28 +245,41 @@ class SignatureParamWriter : public ParamWriter {
     const size_t list = enc_.begin_list();
     enc_.str(agg_kind_name(a.kind)).boolean(a.distinct);
     if (a.arg == kInvalidColumn) enc_.null();
-    else enc_.sig(pick(lineage(a.arg)));
+    else enc_.sig(lineage(a.arg));
     enc_.end_list(list);
   }
 
  private:
+  /// The digest this pass writes of what `compute` gives (both digests).
   template <class Compute>
-  PlanSigner::Digests take(Compute compute) {
-    std::vector<PlanSigner::Digests>& tape = s_.sc_->tape;
-    if (replay_) return tape[pos_++];
-    PlanSigner::Digests d = compute();
+  Signature put(Compute compute) {
+    switch (pass_) {
+      case Pass::Replay: return s_.sc_->tape[pos_++].templ;
+      case Pass::Template: return compute().templ;
+      case Pass::Record: {
+        const PlanSigner::Digests d = compute();
+        differs_ = differs_ || d.exact != d.templ;
+        s_.sc_->tape.push_back(d);
+        return d.exact;
+      }
+      case Pass::Exact: break;
+    }
+    const PlanSigner::Digests d = compute();
     differs_ = differs_ || d.exact != d.templ;
-    tape.push_back(d);
-    return d;
+    return d.exact;
   }
-  PlanSigner::Digests lineage(ColumnId c) {
-    return take([&] { return s_.lineage_digests(c); });
+  Signature lineage(ColumnId c) {
+    if (pass_ != Pass::Exact) return put([&] { return s_.lineage_digests(c); });
+    // A pending template digest is one whose producer's template differs from its exact signature:
+    // so does the digest (the exact pass need not compute it).
+    const PlanSigner::LineageSlot& slot = s_.known_lineage_slot(c);
+    differs_ = differs_ || slot.pending != 0 || slot.d.exact != slot.d.templ;
+    return slot.d.exact;
   }
-  Signature pick(const PlanSigner::Digests& d) const { return replay_ ? d.templ : d.exact; }
 
   PlanSigner& s_;
   TokenWriter& enc_;
-  const bool replay_;
+  const Pass pass_;
   bool differs_ = false;
   size_t pos_ = 0;
 };
@@ -290,8 +315,8 @@ std::vector<std::unique_ptr<PlanSigner::Tables>>* PlanSigner::tables_pool() {
 void PlanSigner::Tables::reset() {
   logical.reset();
   physical.reset();
-  lineage.clear();
   join_sets.clear();
+  pending.clear();
   join_preds.clear();
 }
 
@@ -305,7 +330,12 @@ PlanSigner::PlanSigner(const PlanContext& ctx) : ctx_(ctx), t_(acquire_tables())
   // instead of one per doubling.
   t_->logical.presize(ctx.node_id_bound());
   t_->physical.presize(ctx.node_id_bound());
-  t_->lineage.resize(ctx.column_count());
+  if (t_->lineage.size() < ctx.column_count()) t_->lineage.resize(ctx.column_count());
+  epoch_ = ++t_->epoch;
+  if (epoch_ == 0) {  // wrapped around: no slot may look known
+    std::fill(t_->lineage.begin(), t_->lineage.end(), LineageSlot{});
+    epoch_ = t_->epoch = 1;
+  }
 }
 
 PlanSigner::~PlanSigner() {
@@ -335,25 +365,24 @@ void PlanSigner::set_cte(int index, const LogicalOperator& root) {
 
 void PlanSigner::forget(NodeId id) {
   if (id < t_->join_sets.size()) t_->join_sets[id].valid = false;
-  if (Slot* s = t_->logical.find(id)) s->valid = false;
-  if (Slot* s = t_->physical.find(id)) s->valid = false;
+  if (Slot* s = t_->logical.find(id)) s->valid = s->templ_valid = false;
+  if (Slot* s = t_->physical.find(id)) s->valid = s->templ_valid = false;
 }
 
 sig::Signature PlanSigner::lineage(ColumnId id, bool templ) {
-  sc_ = &scratch();
-  const Digests& d = lineage_digests(id);
-  return templ ? d.templ : d.exact;
+  sc_ = &scratch(depth_);
+  return templ ? lineage_digests(id).templ : known_lineage_slot(id).d.exact;
 }
 
 sig::Signature PlanSigner::expr_signature(const Expr& e, bool templ) {
-  sc_ = &scratch();
+  sc_ = &scratch(depth_);
   const Digests d = normalized_expr_digests(e);
   return templ ? d.templ : d.exact;
 }
 
-const PlanSigner::Digests& PlanSigner::lineage_digests(ColumnId id) {
+PlanSigner::LineageSlot& PlanSigner::known_lineage_slot(ColumnId id) {
   LineageSlot& slot = lineage_slot(id);
-  if (!slot.known) {
+  if (slot.epoch != epoch_) {
     // Columns not produced by a signed node (base columns, or outer references) sign by their origin.
     const ColumnInfo& c = ctx_.column(id);
     TokenWriter& enc = sc_->lineage;
@@ -361,19 +390,71 @@ const PlanSigner::Digests& PlanSigner::lineage_digests(ColumnId id) {
     if (!c.base_table.empty()) enc.begin("column").str(c.base_table).str(c.base_column);
     else enc.begin("unknown_column").str(c.name).str(c.type.to_string());
     Signature h = sig::hash128(enc.view());
-    slot.d = Digests{h, h};
-    slot.known = true;
+    slot = LineageSlot{Digests{h, h}, epoch_, 0};
   }
-  return slot.d;
+  return slot;
+}
+
+const PlanSigner::Digests& PlanSigner::lineage_digests(ColumnId id) {
+  LineageSlot& slot = known_lineage_slot(id);
+  if (slot.pending == 0) [[likely]] return slot.d;
+  resolve_template(id);
+  return t_->lineage[id].d;  // the table may have grown while the producer was signed
 }
 
 void PlanSigner::define(ColumnId id, const Digests& d) {
-  lineage_slot(id) = LineageSlot{d, true};
+  lineage_slot(id) = LineageSlot{d, epoch_, 0};
 }
 
 PlanSigner::LineageSlot& PlanSigner::lineage_slot(ColumnId id) {
   if (id >= t_->lineage.size()) t_->lineage.resize(std::max<size_t>(id + 1, ctx_.column_count()));
   return t_->lineage[id];
+}
+
+template <class Op>
+void PlanSigner::define_output(ColumnId id, const Op& producer, const Slot& slot, size_t i) {
+  constexpr bool physical = std::is_same_v<Op, PhysicalOperator>;
+  const std::string_view kind = physical ? "physical_output" : "union_output";
+  Digests d;
+  d.exact = output_digest(kind, slot.sigs.exact, i);
+  if (slot.templ_valid) {
+    d.templ = slot.sigs.templ == slot.sigs.exact ? d.exact : output_digest(kind, slot.sigs.templ, i);
+    define(id, d);
+    return;
+  }
+  PendingLineage p;
+  if constexpr (physical) p.physical = &producer;
+  else p.logical = &producer;
+  p.index = static_cast<uint32_t>(i);
+  t_->pending.push_back(p);
+  d.templ = d.exact;  // not read while pending
+  lineage_slot(id) = LineageSlot{d, epoch_, static_cast<uint32_t>(t_->pending.size())};
+}
+
+void PlanSigner::resolve_template(ColumnId id) {
+  const PendingLineage p = t_->pending[t_->lineage[id].pending - 1];
+  // This may run while another node's form or an expression is being written: the producer is
+  // signed with the next depth's scratch, and the caches of the node being signed are put back.
+  Scratch* const sc = sc_;
+  const std::vector<ExprPtr>* const conj_src = last_conj_src_;
+  ExprPtr conj = std::move(last_conj_);
+  std::vector<Signature> conj_parts = std::move(last_conj_parts_);
+  const std::vector<ExprPtr>* const exprs_src = last_exprs_src_;
+  std::vector<Digests> exprs = std::move(last_exprs_);
+  ++depth_;
+  const Signature producer = p.physical ? sign(*p.physical).templ : sign(*p.logical).templ;
+  sc_ = &scratch(depth_);
+  const Signature templ = output_digest(p.physical ? "physical_output" : "union_output", producer, p.index);
+  --depth_;
+  sc_ = sc;
+  last_conj_src_ = conj_src;
+  last_conj_ = std::move(conj);
+  last_conj_parts_ = std::move(conj_parts);
+  last_exprs_src_ = exprs_src;
+  last_exprs_ = std::move(exprs);
+  LineageSlot& slot = t_->lineage[id];
+  slot.d.templ = templ;
+  slot.pending = 0;
 }
 
 PlanSigner::Digests PlanSigner::expr_digests(const Expr& e) {
@@ -464,28 +545,49 @@ void PlanSigner::split_predicate_digests(const Expr& e, std::vector<Signature>& 
 }
 
 template <class Op>
-void PlanSigner::sign_form(const Op& op, std::string_view kind, NodeSignatures& out) {
+void PlanSigner::sign_form(const Op& op, std::string_view kind, Slot& slot, bool templ, bool children_same) {
   Scratch& sc = *sc_;
   last_conj_src_ = nullptr;
   last_exprs_src_ = nullptr;
-  sc.tape.clear();
   // The form is written after room for the tree hash's header, and hashed where it is.
   sc.form.clear_reserving(sig::kTreeHeaderBytes);
   sc.form.begin(kind);
-  SignatureParamWriter record(*this, sc.form, false);
+  if (!templ) {
+    SignatureParamWriter exact(*this, sc.form, SignatureParamWriter::Pass::Exact);
+    op.write_params(exact);
+    slot.sigs.exact = sig::tree_signature_in_place(sc.form.bytes(), sc.exact_children);
+    // Same form bytes and children in both modes: the same signature. Else computed when asked for.
+    slot.templ_valid = !exact.differs() && children_same;
+    if (slot.templ_valid) slot.sigs.templ = slot.sigs.exact;
+    return;
+  }
+  sc.tape.clear();
+  SignatureParamWriter record(*this, sc.form, SignatureParamWriter::Pass::Record);
   op.write_params(record);
-  out.exact = sig::tree_signature_in_place(sc.form.bytes(), sc.exact_children);
+  slot.sigs.exact = sig::tree_signature_in_place(sc.form.bytes(), sc.exact_children);
+  slot.templ_valid = true;
   if (!record.differs()) {
     // Same form bytes in both modes: only the children can make the template signature differ.
-    out.templ = sc.exact_children == sc.templ_children ? out.exact
-                                                       : sig::tree_signature_in_place(sc.form.bytes(), sc.templ_children);
+    slot.sigs.templ = children_same ? slot.sigs.exact : sig::tree_signature_in_place(sc.form.bytes(), sc.templ_children);
     return;
   }
   sc.form.clear_reserving(sig::kTreeHeaderBytes);
   sc.form.begin(kind);
-  SignatureParamWriter replay(*this, sc.form, true);
+  SignatureParamWriter replay(*this, sc.form, SignatureParamWriter::Pass::Replay);
   op.write_params(replay);
-  out.templ = sig::tree_signature_in_place(sc.form.bytes(), sc.templ_children);
+  slot.sigs.templ = sig::tree_signature_in_place(sc.form.bytes(), sc.templ_children);
+}
+
+template <class Op>
+Signature PlanSigner::template_form_signature(const Op& op, std::string_view kind) {
+  Scratch& sc = *sc_;
+  last_conj_src_ = nullptr;
+  last_exprs_src_ = nullptr;
+  sc.form.clear_reserving(sig::kTreeHeaderBytes);
+  sc.form.begin(kind);
+  SignatureParamWriter w(*this, sc.form, SignatureParamWriter::Pass::Template);
+  op.write_params(w);
+  return sig::tree_signature_in_place(sc.form.bytes(), sc.templ_children);
 }
 
 PlanSigner::Digests PlanSigner::aggregate_output_digests(const LogicalAggregate& a, size_t i) {
@@ -498,38 +600,28 @@ PlanSigner::Digests PlanSigner::aggregate_output_digests(const LogicalAggregate&
     w.aggregate(a.aggs[i]);
     sc.aux.end_list(list);
   };
-  sc.tape.clear();
-  SignatureParamWriter record(*this, sc.aux, false);
-  write(record);
+  SignatureParamWriter exact(*this, sc.aux, SignatureParamWriter::Pass::Exact);
+  write(exact);
   Digests d;
   d.exact = sig::hash128(sc.aux.view());
-  if (!record.differs()) {
+  if (!exact.differs()) {
     d.templ = d.exact;
   } else {
-    SignatureParamWriter replay(*this, sc.aux, true);
-    write(replay);
+    SignatureParamWriter templ(*this, sc.aux, SignatureParamWriter::Pass::Template);
+    write(templ);
     d.templ = sig::hash128(sc.aux.view());
   }
   return d;
 }
 
-PlanSigner::Digests PlanSigner::output_digests(std::string_view kind, const NodeSignatures& producer, size_t i) {
+Signature PlanSigner::output_digest(std::string_view kind, const Signature& producer, size_t i) {
   TokenWriter& enc = sc_->aux;
-  Digests d;
   enc.clear();
-  enc.begin(kind).sig(producer.exact).i64(static_cast<int64_t>(i));
-  d.exact = sig::hash128(enc.view());
-  if (producer.templ == producer.exact) {
-    d.templ = d.exact;
-  } else {
-    enc.clear();
-    enc.begin(kind).sig(producer.templ).i64(static_cast<int64_t>(i));
-    d.templ = sig::hash128(enc.view());
-  }
-  return d;
+  enc.begin(kind).sig(producer).i64(static_cast<int64_t>(i));
+  return sig::hash128(enc.view());
 }
 
-void PlanSigner::define_outputs(const LogicalOperator& op, const NodeSignatures& s) {
+void PlanSigner::define_outputs(const LogicalOperator& op, const Slot& slot) {
   switch (op.kind) {
     case LogicalKind::Project: {
       auto& p = op.as<LogicalProject>();
@@ -545,13 +637,13 @@ void PlanSigner::define_outputs(const LogicalOperator& op, const NodeSignatures&
       break;
     }
     case LogicalKind::UnionAll:
-      for (size_t i = 0; i < op.outputs.size(); ++i) define(op.outputs[i], output_digests("union_output", s, i));
+      for (size_t i = 0; i < op.outputs.size(); ++i) define_output(op.outputs[i], op, slot, i);
       break;
     case LogicalKind::CteRef: {
       auto& r = op.as<LogicalCteRef>();
       for (size_t i = 0; i < r.outputs.size(); ++i) {
-        Digests d = lineage_digests(r.producer_columns[i]);
-        define(r.outputs[i], d);
+        const LineageSlot produced = known_lineage_slot(r.producer_columns[i]);  // pending stays pending
+        lineage_slot(r.outputs[i]) = produced;
       }
       break;
     }
@@ -559,31 +651,68 @@ void PlanSigner::define_outputs(const LogicalOperator& op, const NodeSignatures&
   }
 }
 
-const NodeSignatures& PlanSigner::sign(const LogicalOperator& op) {
+PlanSigner::Slot& PlanSigner::signed_slot(const LogicalOperator& op, bool templ) {
   Slot& slot = t_->logical.get(op.id);  // stays where it is while the children are signed
-  if (slot.valid) return slot.sigs;
-  for (auto& c : op.children) sign(*c);
+  if (slot.valid) {
+    if (templ && !slot.templ_valid) sign_template(op, slot);
+    return slot;
+  }
+  for (auto& c : op.children) signed_slot(*c, templ);
   const LogicalOperator* producer = nullptr;
   if (op.kind == LogicalKind::CteRef) {
     // A reference signs as reading the producer's rows.
     size_t i = static_cast<size_t>(op.as<LogicalCteRef>().cte_index);
     if (i < ctes_.size() && ctes_[i]) {
       producer = ctes_[i];
+      signed_slot(*producer, templ);
+    }
+  }
+  sc_ = &scratch(depth_);
+  // Every input is signed (cached now): collect their signatures without recursing.
+  Scratch& sc = *sc_;
+  sc.exact_children.clear();
+  sc.templ_children.clear();
+  bool children_same = true;  // every input's template is known and is its exact signature
+  auto add = [&](const Slot& s) {
+    sc.exact_children.push_back(s.sigs.exact);
+    if (templ) sc.templ_children.push_back(s.sigs.templ);
+    children_same = children_same && s.templ_valid && s.sigs.templ == s.sigs.exact;
+  };
+  for (auto& c : op.children) add(*t_->logical.find(c->id));
+  if (producer) add(*t_->logical.find(producer->id));
+  sign_form(op, logical_kind_name(op.kind), slot, templ, children_same);
+  slot.sigs.join_set = join_set(op);
+  slot.valid = true;
+  define_outputs(op, slot);
+  last_conj_.reset();
+  return slot;
+}
+
+void PlanSigner::sign_template(const LogicalOperator& op, Slot& slot) {
+  for (auto& c : op.children) sign(*c);
+  const LogicalOperator* producer = nullptr;
+  if (op.kind == LogicalKind::CteRef) {
+    size_t i = static_cast<size_t>(op.as<LogicalCteRef>().cte_index);
+    if (i < ctes_.size() && ctes_[i]) {
+      producer = ctes_[i];
       sign(*producer);
     }
   }
-  sc_ = &scratch();
-  // Every input is signed (cached now): collect their signatures without recursing.
+  sc_ = &scratch(depth_);
   Scratch& sc = *sc_;
-  sc.clear_children();
-  for (auto& c : op.children) sc.add_child(t_->logical.find(c->id)->sigs);
-  if (producer) sc.add_child(t_->logical.find(producer->id)->sigs);
-  sign_form(op, logical_kind_name(op.kind), slot.sigs);
-  slot.sigs.join_set = join_set(op);
-  slot.valid = true;
-  define_outputs(op, slot.sigs);
+  sc.templ_children.clear();
+  for (auto& c : op.children) sc.templ_children.push_back(t_->logical.find(c->id)->sigs.templ);
+  if (producer) sc.templ_children.push_back(t_->logical.find(producer->id)->sigs.templ);
+  slot.sigs.templ = template_form_signature(op, logical_kind_name(op.kind));
+  slot.templ_valid = true;
   last_conj_.reset();
-  return slot.sigs;
+}
+
+const NodeSignatures& PlanSigner::sign(const LogicalOperator& op) { return signed_slot(op, true).sigs; }
+
+ExactSignatures PlanSigner::sign_exact(const LogicalOperator& op) {
+  const Slot& slot = signed_slot(op, false);
+  return ExactSignatures{slot.sigs.exact, slot.sigs.join_set};
 }
 
 std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op) {
@@ -635,37 +764,65 @@ sig::Signature PlanSigner::join_set_of(const std::vector<const LogicalOperator*>
                                       const std::vector<const Expr*>& conditions) {
   // As join_set(): each condition normalized on its own, AND-split into predicates.
   sig::JoinSet set;
-  for (const LogicalOperator* op : inputs) set.add_input(sign(*op).exact);
+  for (const LogicalOperator* op : inputs) set.add_input(signed_slot(*op, false).sigs.exact);
   t_->join_preds.clear();
   for (const Expr* c : conditions) predicate_digests(*c, t_->join_preds);
   add_predicates(set);
   return set.signature();
 }
 
-void PlanSigner::define_outputs(const PhysicalOperator& op, const NodeSignatures& s) {
+void PlanSigner::define_outputs(const PhysicalOperator& op, const Slot& slot) {
   // Physical-only columns (partial aggregate states, computed join keys) sign by their producer.
   for (size_t i = 0; i < op.outputs.size(); ++i) {
     ColumnId c = op.outputs[i];
     if (lineage_known(c)) continue;
     if (!ctx_.column(c).base_table.empty()) continue;
-    define(c, output_digests("physical_output", s, i));
+    define_output(c, op, slot, i);
   }
 }
 
-const NodeSignatures& PlanSigner::sign(const PhysicalOperator& op) {
+PlanSigner::Slot& PlanSigner::signed_slot(const PhysicalOperator& op, bool templ) {
   Slot& slot = t_->physical.get(op.id);  // stays where it is while the children are signed
-  if (slot.valid) return slot.sigs;
-  for (auto& c : op.children) sign(*c);
-  sc_ = &scratch();
+  if (slot.valid) {
+    if (templ && !slot.templ_valid) sign_template(op, slot);
+    return slot;
+  }
+  for (auto& c : op.children) signed_slot(*c, templ);
+  sc_ = &scratch(depth_);
   Scratch& sc = *sc_;
-  sc.clear_children();
-  for (auto& c : op.children) sc.add_child(t_->physical.find(c->id)->sigs);
-  sign_form(op, physical_kind_text(op.kind), slot.sigs);
+  sc.exact_children.clear();
+  sc.templ_children.clear();
+  bool children_same = true;
+  for (auto& c : op.children) {
+    const Slot& s = *t_->physical.find(c->id);
+    sc.exact_children.push_back(s.sigs.exact);
+    if (templ) sc.templ_children.push_back(s.sigs.templ);
+    children_same = children_same && s.templ_valid && s.sigs.templ == s.sigs.exact;
+  }
+  sign_form(op, physical_kind_text(op.kind), slot, templ, children_same);
   slot.sigs.join_set.reset();
   slot.valid = true;
-  define_outputs(op, slot.sigs);
+  define_outputs(op, slot);
   last_conj_.reset();
-  return slot.sigs;
+  return slot;
+}
+
+void PlanSigner::sign_template(const PhysicalOperator& op, Slot& slot) {
+  for (auto& c : op.children) sign(*c);
+  sc_ = &scratch(depth_);
+  Scratch& sc = *sc_;
+  sc.templ_children.clear();
+  for (auto& c : op.children) sc.templ_children.push_back(t_->physical.find(c->id)->sigs.templ);
+  slot.sigs.templ = template_form_signature(op, physical_kind_text(op.kind));
+  slot.templ_valid = true;
+  last_conj_.reset();
+}
+
+const NodeSignatures& PlanSigner::sign(const PhysicalOperator& op) { return signed_slot(op, true).sigs; }
+
+ExactSignatures PlanSigner::sign_exact(const PhysicalOperator& op) {
+  const Slot& slot = signed_slot(op, false);
+  return ExactSignatures{slot.sigs.exact, std::nullopt};
 }
 
 }  // namespace hindsight

@@ -20,10 +20,22 @@ struct NodeSignatures {
   std::optional<sig::Signature> join_set;   ///< inner-join trees: same for every order and algorithm
 };
 
+/// The signatures the mapper links: exact and (inner joins) join-set.
+struct ExactSignatures {
+  sig::Signature exact;
+  std::optional<sig::Signature> join_set;
+};
+
 /// Computes signatures bottom-up over logical and physical plans, once per node (cached by node
 /// id; call forget() for nodes a rewrite replaced). Column references are encoded by lineage:
 /// a base column by table.column, a computed column by the expression or aggregate that produced
 /// it, so aliases and column ids never matter.
+///
+/// Exact and join-set signatures are computed by either call; a template signature that differs
+/// from the exact one (a constant in the node or below it) is computed when sign() first asks for
+/// it, bottom-up over the children's templates, and cached like the others. Compilation and the
+/// mapper only need sign_exact(); EXPLAIN, stats look-ups and the stats store call sign(). Either
+/// way a node's three signatures are the same values.
 ///
 /// Encoding (SIGNATURE_VERSION 4): every expression node and every column lineage is named by a
 /// 128-bit digest, sig::hash128 of its canonical bytes, and a parent writes its children's digests
@@ -49,8 +61,11 @@ struct NodeSignatures {
 /// A node's form = begin(kind) + its parameters (ParamWriter) with expressions and columns as
 /// digests (the exact form with exact digests, the template form with template digests), in the
 /// CanonicalEncoder format written by sig::TokenWriter. Each
-/// expression is normalized and digested once for both; the template form is written only when
-/// one of its digests differs from the exact one (otherwise the bytes are the same). Join-set
+/// expression is normalized and digested once for both; a node whose form holds only digests
+/// equal in both modes and whose children's templates equal their exact signatures has its exact
+/// signature as template (the same bytes); any other template is written and hashed on first use.
+/// The template digest of a union or physical-only output column, which needs its producer's
+/// template, is likewise left pending until a template form or an expression asks for it. Join-set
 /// signatures are sig::JoinSet sums over the exact signatures of the inputs and the exact digests
 /// of the normalized join predicates (each join's own predicates de-duplicated), accumulated join
 /// by join from the children's sets.
@@ -64,9 +79,14 @@ class PlanSigner {
 
   /// Materialized CTE `index` is produced by `root` (its references sign as reading it).
   void set_cte(int index, const LogicalOperator& root);
-  /// The returned reference stays valid for the signer's lifetime (until forget(op.id)).
+  /// All three signatures. The returned reference stays valid for the signer's lifetime (until
+  /// forget(op.id)).
   const NodeSignatures& sign(const LogicalOperator& op);
   const NodeSignatures& sign(const PhysicalOperator& op);
+  /// Exact and join-set signatures only (physical nodes have no join set), without computing a
+  /// template that differs from the exact signature: what compilation and the mapper need.
+  ExactSignatures sign_exact(const LogicalOperator& op);
+  ExactSignatures sign_exact(const PhysicalOperator& op);
   void forget(NodeId id);
 
   /// The join-set signature that an inner-join tree over `inputs` (none of them an inner join)
@@ -88,7 +108,8 @@ class PlanSigner {
   };
   struct Slot {
     NodeSignatures sigs;
-    bool valid = false;
+    bool valid = false;        // exact and join_set computed
+    bool templ_valid = false;  // templ computed (set with valid when it equals exact)
   };
   /// Node id -> slot: an index by id, slots allocated in small chunks as nodes are signed (O(1)
   /// lookup; addresses stay put as it grows, so sign() can return references).
@@ -110,9 +131,19 @@ class PlanSigner {
     std::vector<std::unique_ptr<Slot[]>> chunks_;
     uint32_t count_ = 0;
   };
+  /// A column's lineage digests. The table outlives signers (pooled): a slot counts only if its
+  /// epoch is the signer's, so a new signer starts with every column unknown without a fill.
   struct LineageSlot {
     Digests d;
-    bool known = false;
+    uint32_t epoch = 0;    // == epoch_: known to this signer
+    uint32_t pending = 0;  // 0, or 1 + the index in t_->pending of how to compute d.templ (not yet computed)
+  };
+  /// How to compute the template digest of an output column whose producer's template was not known
+  /// when the column was defined: output_digest(kind, producer's template, index).
+  struct PendingLineage {
+    const LogicalOperator* logical = nullptr;    // a union (kind "union_output"), or
+    const PhysicalOperator* physical = nullptr;  // a physical node ("physical_output")
+    uint32_t index = 0;
   };
   /// The join set of the inner-join tree under an inner join, accumulated from its children's (each
   /// predicate is digested once, at the join that applies it).
@@ -121,18 +152,40 @@ class PlanSigner {
     bool valid = false;
   };
 
-  /// Reused buffers (encoders, digest stacks), one set per thread: signing allocates nothing per
-  /// node once they have grown, and a new signer (one per estimate() of the cardinality model)
-  /// starts warm. Never used across a call out of the signer.
+  /// Reused buffers (encoders, digest stacks), one set per thread and nesting depth: signing
+  /// allocates nothing per node once they have grown, and a new signer (one per estimate() of the
+  /// cardinality model) starts warm. Never used across a call out of the signer. Depth 0 serves all
+  /// signing but a producer's template computed while another node's form is being written
+  /// (resolve_template), which uses the next depth's.
   struct Scratch;
-  static Scratch& scratch();
+  static Scratch& scratch(size_t depth);
+  static Scratch& scratch_slow(size_t depth);
+  static thread_local Scratch* top_scratch_;  // this thread's depth-0 scratch, once made
 
+  /// The slot of a signed node, its children signed first: exact signature and join set, and the
+  /// template when `templ` or when it is the exact signature.
+  Slot& signed_slot(const LogicalOperator& op, bool templ);
+  Slot& signed_slot(const PhysicalOperator& op, bool templ);
+  /// Computes the template of a node signed without it, its children's first (their digests again).
+  void sign_template(const LogicalOperator& op, Slot& slot);
+  void sign_template(const PhysicalOperator& op, Slot& slot);
+
+  /// Both digests of a column's lineage (a pending template digest is computed first).
   const Digests& lineage_digests(ColumnId id);
+  /// The slot of column id with its lineage known (base and unknown columns are digested on first
+  /// use); its template digest may still be pending.
+  LineageSlot& known_lineage_slot(ColumnId id);
   /// The slot of column id (unknown until defined); valid until a column added to the context after
-  /// the signer was made is looked up (the table then grows).
+  /// the signer was made is looked up (the table then grows), or until a template is resolved.
   LineageSlot& lineage_slot(ColumnId id);
-  bool lineage_known(ColumnId id) const { return id < t_->lineage.size() && t_->lineage[id].known; }
+  bool lineage_known(ColumnId id) const { return id < t_->lineage.size() && t_->lineage[id].epoch == epoch_; }
   void define(ColumnId id, const Digests& d);
+  /// Defines an output column of `producer` (union or physical-only output `i`), its template digest
+  /// pending if the producer's template is not known yet.
+  template <class Op>
+  void define_output(ColumnId id, const Op& producer, const Slot& slot, size_t i);
+  /// Computes the pending template digest of column id (signing its producer's template).
+  void resolve_template(ColumnId id);
   /// Digests of an expression as it is (already normalized).
   Digests expr_digests(const Expr& e);
   /// Digests of an expression after normalize_for_signature.
@@ -145,23 +198,30 @@ class PlanSigner {
   void predicate_digests(const Expr& condition, std::vector<sig::Signature>& out);
   /// Adds the join predicates in t_->join_preds to set, each distinct digest once.
   void add_predicates(sig::JoinSet& set);
-  /// Exact and template signature of a node: its form (kind + parameters) over the children's
-  /// signatures in sc_->exact_children / templ_children.
+  /// Exact signature of a node (and its template if `templ`, else if it is the exact signature):
+  /// its form (kind + parameters) over the children's signatures in sc_->exact_children /
+  /// templ_children (filled if `templ`); `children_same`: every child's template is its exact one.
   template <class Op>
-  void sign_form(const Op& op, std::string_view kind, NodeSignatures& out);
+  void sign_form(const Op& op, std::string_view kind, Slot& slot, bool templ, bool children_same);
+  /// Template signature of a node signed without it: its template form over sc_->templ_children.
+  template <class Op>
+  sig::Signature template_form_signature(const Op& op, std::string_view kind);
   Digests aggregate_output_digests(const LogicalAggregate& a, size_t i);
-  Digests output_digests(std::string_view kind, const NodeSignatures& producer, size_t i);
-  void define_outputs(const LogicalOperator& op, const NodeSignatures& sigs);
-  void define_outputs(const PhysicalOperator& op, const NodeSignatures& sigs);
+  /// H(begin(kind) sig(producer) i64(i)): a union or physical-only output column's lineage digest.
+  sig::Signature output_digest(std::string_view kind, const sig::Signature& producer, size_t i);
+  void define_outputs(const LogicalOperator& op, const Slot& slot);
+  void define_outputs(const PhysicalOperator& op, const Slot& slot);
   std::optional<sig::Signature> join_set(const LogicalOperator& op);
 
   /// What a signer knows, by node and column id; pooled per thread (acquire_tables).
   struct Tables {
     SlotTable logical, physical;
-    /// By column id, sized to the context's columns when the signer is made: one zero fill instead
-    /// of an index probe and a slot per column touched.
+    /// By column id, sized to the context's columns when the signer is made: a direct index instead
+    /// of a probe and a slot per column touched; kept from signer to signer (see LineageSlot).
     std::vector<LineageSlot> lineage;
+    uint32_t epoch = 0;  // of the last signer that used the tables
     std::vector<JoinSetSlot> join_sets;       // by node id
+    std::vector<PendingLineage> pending;      // by LineageSlot::pending_index
     std::vector<sig::Signature> join_preds;   // scratch: one join's own predicate digests
     void reset();
   };
@@ -171,7 +231,9 @@ class PlanSigner {
   const PlanContext& ctx_;
   std::unique_ptr<Tables> t_;
   std::vector<const LogicalOperator*> ctes_;  // by cte index
-  Scratch* sc_ = nullptr;                    // this thread's scratch, set by each sign()
+  Scratch* sc_ = nullptr;                    // this thread's scratch at depth_, set by each sign()
+  size_t depth_ = 0;                         // resolve_template nesting
+  uint32_t epoch_ = 0;                       // marks the lineage slots this signer defined
 
   // What the last conjuncts()/exprs() call of the node being signed computed, for define_outputs
   // and join_set (which would otherwise normalize the same expressions again).

@@ -285,6 +285,56 @@ TEST(PlanSignerTest, SignersAgreeAndForgetResigns) {
   }
 }
 
+// compile_query signs exact and join-set signatures only; a template that differs is computed when
+// first asked for. Those late templates (over children's late templates, through the pending
+// lineage of union and physical-only output columns, and one asked for by an expression while
+// another node's form is being written: `x + 1` over the union) are the values of a signer that
+// computes all three at once, and they ignore constants as templates must.
+TEST(PlanSignerTest, TemplatesComputedOnFirstUseEqualTemplatesComputedAtOnce) {
+  auto query = [](int k) {
+    return "SELECT x + 1, count(*), sum(x) FROM (SELECT n_nationkey AS x FROM nation WHERE n_regionkey = " +
+           std::to_string(k) + " UNION ALL SELECT r_regionkey FROM region WHERE r_name <> 'X') t WHERE x * 2 > " +
+           std::to_string(k) + " GROUP BY x + 1";
+  };
+  std::vector<NodeSignatures> logical_roots, physical_roots;
+  for (int k : {1, 2}) {
+    auto cq = compile(query(k));
+    PlanSigner late(cq->ctx), at_once(cq->ctx);
+    late.sign_exact(*cq->logical);
+    late.sign_exact(*cq->physical);
+    size_t compared = 0, late_templates = 0;
+    auto same = [&](const NodeSignatures& a, const NodeSignatures& b) {
+      ++compared;
+      EXPECT_EQ(a.exact, b.exact);
+      EXPECT_EQ(a.templ, b.templ);
+      EXPECT_EQ(a.join_set, b.join_set);
+      late_templates += a.templ != a.exact;
+    };
+    // Parents first: each late template is computed over children whose templates are not known yet.
+    std::function<void(const LogicalOperator&)> logical = [&](const LogicalOperator& op) {
+      EXPECT_EQ(late.sign_exact(op).exact, at_once.sign(op).exact);
+      same(late.sign(op), at_once.sign(op));
+      for (auto& c : op.children) logical(*c);
+    };
+    std::function<void(const PhysicalOperator&)> physical = [&](const PhysicalOperator& op) {
+      same(late.sign(op), at_once.sign(op));
+      for (auto& c : op.children) physical(*c);
+    };
+    logical(*cq->logical);
+    physical(*cq->physical);
+    EXPECT_GT(compared, 10u);
+    EXPECT_GT(late_templates, 5u);  // the query's constants reach the roots
+    // The pipeline's own signer (exact-only so far) agrees too.
+    EXPECT_EQ(cq->signer->sign(*cq->physical).templ, at_once.sign(*cq->physical).templ);
+    logical_roots.push_back(at_once.sign(*cq->logical));
+    physical_roots.push_back(at_once.sign(*cq->physical));
+  }
+  EXPECT_NE(logical_roots[0].exact, logical_roots[1].exact);
+  EXPECT_EQ(logical_roots[0].templ, logical_roots[1].templ);
+  EXPECT_NE(physical_roots[0].exact, physical_roots[1].exact);
+  EXPECT_EQ(physical_roots[0].templ, physical_roots[1].templ);
+}
+
 TEST(PlanSignerTest, ConstantsInProjectionsAndJoinConditions) {
   auto proj = [](int k, bool templ) { return root_sig("SELECT n_nationkey + " + std::to_string(k) + " FROM nation", templ); };
   EXPECT_NE(proj(1, false), proj(2, false));
