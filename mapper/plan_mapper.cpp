@@ -296,7 +296,7 @@ EntityId PlanMapper::find_signature_id(SignatureKey key) const {
   }
 }
 
-[[gnu::always_inline]] inline EntityId PlanMapper::intern_signature(SignatureKey key, const char* lazy_prefix) {
+[[gnu::always_inline]] inline size_t PlanMapper::probe_signature(SignatureKey key, EntityId& found) {
   if (2 * (signature_count_ + 1) > signature_table_.size())  // grow at half load: probe sequences stay short
     grow_signature_table(std::max<size_t>(64, 2 * signature_table_.size()));
   const size_t mask = signature_table_.size() - 1;
@@ -304,16 +304,30 @@ EntityId PlanMapper::find_signature_id(SignatureKey key) const {
   size_t i = slot_of(key.hi, key.lo, mask);
   for (; signature_table_[i].key != kNone; i = (i + 1) & mask) {
     const SignatureSlot& s = signature_table_[i];
-    if (s.tag == tag && signature_keys_[s.key] == key) return interned_signatures_[s.key].entity;
+    if (s.tag == tag && signature_keys_[s.key] == key) {
+      found = interned_signatures_[s.key].entity;
+      return i;
+    }
   }
+  found = kNone;
+  return i;
+}
+
+[[gnu::always_inline]] inline EntityId PlanMapper::add_signature(size_t slot, SignatureKey key, const char* lazy_prefix) {
   const EntityId id = push_entity(EntityKind::Signature, kUnknownSchema, lazy_prefix, 0);
   const auto key_index = static_cast<uint32_t>(signature_keys_.size());
   entities_.back().key = key_index;
   detail::append(signature_keys_, key);
-  detail::append(interned_signatures_, InternedSignature{id, static_cast<uint32_t>(i)});
-  signature_table_[i] = SignatureSlot{key_index, tag};
+  detail::append(interned_signatures_, InternedSignature{id, static_cast<uint32_t>(slot)});
+  signature_table_[slot] = SignatureSlot{key_index, static_cast<uint32_t>(key.hi)};
   ++signature_count_;
   return id;
+}
+
+EntityId PlanMapper::intern_signature(SignatureKey key, const char* lazy_prefix) {
+  EntityId found;
+  const size_t slot = probe_signature(key, found);
+  return found != kNone ? found : add_signature(slot, key, lazy_prefix);
 }
 
 void PlanMapper::grow_signature_table(size_t slots) {
@@ -350,7 +364,20 @@ LinkOutcome PlanMapper::connect(EntityId a, EntityId b, StageId stage) {
 void PlanMapper::connect_signatures(std::span<const SignatureLink> links) {
   for (const SignatureLink& l : links) {
     if (l.stage >= stages_.size()) [[unlikely]] throw_unknown_stage(l.stage);
-    connect_checked_stage(l.entity, intern_signature(SignatureKey{l.hi, l.lo}, l.label_prefix), l.stage);
+    const SignatureKey key{l.hi, l.lo};
+    EntityId sig;
+    const size_t slot = probe_signature(key, sig);
+    if (sig != kNone) {
+      connect_checked_stage(l.entity, sig, l.stage);
+      continue;
+    }
+    // A signature first seen: a new singleton, without a schema and with the largest id, so it joins the entity's
+    // group as is (nothing to check; the group's smallest member and schema holder stay).
+    const uint32_t root = uf_.find(check(l.entity));
+    sig = add_signature(slot, key, l.label_prefix);
+    uf_.attach_singleton(sig, root);
+    index_.valid = false;
+    detail::append(links_, LinkRecord{l.entity, sig, l.stage});
   }
 }
 

@@ -223,6 +223,11 @@ class PlanMapper {
   /// The Signature entity of key: found, or made (labelled `lazy_prefix` + hex, or unlabelled if nullptr) and
   /// interned.
   EntityId intern_signature(SignatureKey key, const char* lazy_prefix);
+  /// The slot of key in signature_table_ (grown first if a new key would fill it past half); `found` = its entity,
+  /// or kNone if the slot is empty (the key is new).
+  size_t probe_signature(SignatureKey key, EntityId& found);
+  /// Makes the Signature entity of a new key and interns it in the empty slot probe_signature gave.
+  EntityId add_signature(size_t slot, SignatureKey key, const char* lazy_prefix);
   /// connect() after its stage check.
   LinkOutcome connect_checked_stage(EntityId a, EntityId b, StageId stage);
   [[noreturn]] void throw_unknown_stage(StageId stage) const;

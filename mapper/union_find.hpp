@@ -41,6 +41,13 @@ class UnionFind {
     return parent_[ra] == ra ? ra : rb;
   }
 
+  /// Puts x, a singleton just added (rank 0), in root's set: union by rank without comparing ranks (root stays the
+  /// root; its rank becomes at least 1).
+  void attach_singleton(uint32_t x, uint32_t root) {
+    parent_[x] = root;
+    if (rank_[root] == 0) rank_[root] = 1;
+  }
+
   /// Number of ids.
   size_t size() const { return parent_.size(); }
 

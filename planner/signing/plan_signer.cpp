@@ -710,10 +710,6 @@ void PlanSigner::sign_template(const LogicalOperator& op, Slot& slot) {
 
 const NodeSignatures& PlanSigner::sign(const LogicalOperator& op) { return signed_slot(op, true).sigs; }
 
-ExactSignatures PlanSigner::sign_exact(const LogicalOperator& op) {
-  const Slot& slot = signed_slot(op, false);
-  return ExactSignatures{slot.sigs.exact, slot.sigs.join_set};
-}
 
 std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op) {
   if (!inner_join(op)) return std::nullopt;
@@ -820,9 +816,5 @@ void PlanSigner::sign_template(const PhysicalOperator& op, Slot& slot) {
 
 const NodeSignatures& PlanSigner::sign(const PhysicalOperator& op) { return signed_slot(op, true).sigs; }
 
-ExactSignatures PlanSigner::sign_exact(const PhysicalOperator& op) {
-  const Slot& slot = signed_slot(op, false);
-  return ExactSignatures{slot.sigs.exact, std::nullopt};
-}
 
 }  // namespace hindsight

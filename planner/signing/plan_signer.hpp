@@ -85,8 +85,16 @@ class PlanSigner {
   const NodeSignatures& sign(const PhysicalOperator& op);
   /// Exact and join-set signatures only (physical nodes have no join set), without computing a
   /// template that differs from the exact signature: what compilation and the mapper need.
-  ExactSignatures sign_exact(const LogicalOperator& op);
-  ExactSignatures sign_exact(const PhysicalOperator& op);
+  ExactSignatures sign_exact(const LogicalOperator& op) {
+    const Slot* s = t_->logical.find(op.id);
+    if (!s || !s->valid) s = &signed_slot(op, false);
+    return ExactSignatures{s->sigs.exact, s->sigs.join_set};
+  }
+  ExactSignatures sign_exact(const PhysicalOperator& op) {
+    const Slot* s = t_->physical.find(op.id);
+    if (!s || !s->valid) s = &signed_slot(op, false);
+    return ExactSignatures{s->sigs.exact, std::nullopt};
+  }
   void forget(NodeId id);
 
   /// The join-set signature that an inner-join tree over `inputs` (none of them an inner join)

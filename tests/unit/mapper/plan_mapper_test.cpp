@@ -299,6 +299,59 @@ TEST(PlanMapperTest, ConnectRecordsWhatLinkRecords) {
   EXPECT_EQ(m.refused_links().size(), 2u);
 }
 
+// connect_signatures (one call for all of a query's signature links, with a shortcut for a signature seen for the
+// first time) makes the same groups, links, labels and refusals as connect() to signature() link by link: random
+// entities of three schemas (or none), some grouped beforehand, linked to keys drawn from a small pool so that most
+// keys repeat and some repeat across schemas (refused).
+TEST(PlanMapperTest, ConnectSignaturesIsConnectToEachSignature) {
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 20; ++round) {
+    PlanMapper one, all;
+    const PlanMapper::StageId stage_one = one.stage_id("signature"), stage_all = all.stage_id("signature");
+    const std::vector<std::string>* schemas[] = {&kIntVarchar, &kInt, &kVarcharInt, nullptr};
+    const int n = 40 + static_cast<int>(rng() % 40);
+    for (int i = 0; i < n; ++i) {
+      const auto* schema = schemas[rng() % 4];
+      const std::vector<std::string> types = schema ? *schema : std::vector<std::string>{};
+      one.add(EntityKind::Physical, "op" + std::to_string(i), types);
+      all.add(EntityKind::Physical, "op" + std::to_string(i), types);
+    }
+    for (int i = 0; i < n / 4; ++i) {  // earlier stages' links
+      const auto a = static_cast<EntityId>(rng() % n), b = static_cast<EntityId>(rng() % n);
+      one.link(a, b, "physical");
+      all.link(a, b, "physical");
+    }
+    std::vector<PlanMapper::SignatureLink> links;
+    for (int i = 0; i < 2 * n; ++i) {
+      const uint64_t key = rng() % 12;
+      links.push_back({static_cast<EntityId>(rng() % n), key * 0x9E3779B97F4A7C15ULL, key, i % 3 ? "sig " : "join-set ",
+                       stage_all});
+    }
+    for (const auto& l : links) one.connect(l.entity, one.signature(l.hi, l.lo, l.label_prefix), stage_one);
+    all.connect_signatures(links);
+    ASSERT_EQ(all.size(), one.size());
+    EXPECT_EQ(canonical_partition(all), canonical_partition(one));
+    EXPECT_EQ(to_json(all).dump(), to_json(one).dump());  // entities, labels, groups, links, refusals
+    ASSERT_EQ(all.refused_links().size(), one.refused_links().size());
+    for (EntityId g = 0; g < all.group_count(); ++g) EXPECT_EQ(all.group_schema(g), one.group_schema(g));
+  }
+  // Strict mode: the refusal throws, as connect() does.
+  PlanMapper strict;
+  strict.set_strict(true);
+  const PlanMapper::StageId stage = strict.stage_id("signature");
+  EntityId a = strict.add(EntityKind::Physical, "a", kInt), b = strict.add(EntityKind::Physical, "b", kIntVarchar);
+  const PlanMapper::SignatureLink both[] = {{a, 1, 2, "sig ", stage}, {b, 1, 2, "sig ", stage}};
+  EXPECT_THROW(strict.connect_signatures(both), MapperConflict);
+  EXPECT_EQ(strict.refused_links().size(), 1u);
+  const size_t links = strict.link_count();
+  EXPECT_NO_THROW(strict.connect_signatures(std::span(both, 1)));  // a and its signature are grouped already
+  EXPECT_EQ(strict.link_count(), links + 1);
+  const PlanMapper::SignatureLink unknown_entity[] = {{42, 3, 4, "sig ", stage}};
+  EXPECT_THROW(strict.connect_signatures(unknown_entity), std::out_of_range);
+  const PlanMapper::SignatureLink unknown_stage[] = {{a, 3, 4, "sig ", PlanMapper::StageId{9}}};
+  EXPECT_THROW(strict.connect_signatures(unknown_stage), std::out_of_range);
+}
+
 // clear() leaves a mapper that behaves as a new one.
 TEST(PlanMapperTest, ClearedMapperIsANewMapper) {
   auto fill = [](PlanMapper& m) {
