@@ -17,8 +17,9 @@ namespace {
 /// the mapper's interned schemas: an operator's schema is its columns counted per type. A query has
 /// few types; with at most 8 of them and fewer than 256 columns of each, those counts packed one
 /// byte per type into a 64-bit word name the schema exactly. So each column's type is looked up once
-/// per query, into the word that adds one to its type's byte: an operator costs one add per output
-/// column, then (for a schema already seen in the query) one probe of a packed -> schema cache.
+/// per query (when an operator first outputs it), into the word that adds one to its type's byte:
+/// an operator costs one add per output column, then (for a schema already seen in the query) one
+/// probe of a packed -> schema cache.
 ///
 /// Kept per thread (MapScratch): the type names it has spelled serve the next queries, the rest is
 /// reset by start().
@@ -34,9 +35,11 @@ class SchemaLister {
     // Each column adds one to its type's byte; with fewer than 256 columns no byte carries.
     uint64_t packed = 0;
     for (ColumnId c : outputs) {
-      if (c >= increment_.size()) [[unlikely]] check_columns(outputs);
+      if (c >= column_count_) [[unlikely]] check_columns(outputs);
+      if (seen_[c] != epoch_) [[unlikely]] learn(c);
       packed += increment_[c];
     }
+    if (!packable_) [[unlikely]] return intern_listed(outputs);  // the column of a ninth type came up
     return cached(packed);
   }
 
@@ -58,6 +61,8 @@ class SchemaLister {
     const uint32_t id = static_cast<uint32_t>(t.id);
     return t.id == TypeId::Decimal ? id | uint32_t{t.precision} << 8 | uint32_t{t.scale} << 16 : id;
   }
+  /// Looks up column c's type (out of line: once per column a query's operators output).
+  [[gnu::noinline]] void learn(ColumnId c);
   /// Index of the type with this key in types_, appended (and named) if new.
   uint32_t query_type(uint32_t key, const DataType& t);
   /// Throws std::out_of_range for an id in `outputs` that is not one of the query's columns.
@@ -88,13 +93,17 @@ class SchemaLister {
   std::vector<std::pair<uint32_t, std::string>> names_;
 
   // The current query.
+  const PlanContext* ctx_ = nullptr;
   mapper::PlanMapper* pm_ = nullptr;
   std::vector<QueryType> types_;
   std::vector<uint32_t> by_name_;         // indices into types_, in type-name order
   size_t column_count_ = 0;
-  std::vector<uint32_t> type_of_column_;  // per column id: index into types_
-  std::vector<uint64_t> increment_;       // per column id: 1 << 8 * type (types 0-7)
-  bool packable_ = false;                 // at most 8 types
+  // Per column id, valid where seen_[c] == epoch_ (kept across queries: no fill per query).
+  std::vector<uint32_t> seen_;
+  std::vector<uint32_t> type_of_column_;  // index into types_
+  std::vector<uint64_t> increment_;       // 1 << 8 * type (types 0-7), else 0
+  uint32_t epoch_ = 0;
+  bool packable_ = true;                  // at most 8 types so far
   std::vector<uint32_t> count_;           // per type: columns of the operator intern_listed() counts
   std::vector<mapper::PlanMapper::TypeRun> runs_;
   std::vector<CacheSlot> cache_;          // packed counts -> schema, open addressing, at most half full
@@ -102,42 +111,34 @@ class SchemaLister {
 };
 
 void SchemaLister::start(const PlanContext& ctx, mapper::PlanMapper& pm) {
+  ctx_ = &ctx;
   pm_ = &pm;
   types_.clear();
+  by_name_.clear();
+  count_.clear();
+  packable_ = true;
   column_count_ = ctx.column_count();
-  type_of_column_.resize(column_count_);
-  increment_.resize(column_count_);
-  // Type key -> type, direct-mapped: neighbouring columns rarely share a type, but a query has few.
-  struct Recent {
-    uint32_t key = UINT32_MAX;
-    uint32_t type = 0;
-    uint64_t increment = 0;
-  };
-  std::array<Recent, 16> recent{};
-  for (ColumnId c = 0; c < column_count_; ++c) {
-    const DataType& t = ctx.column_type(c);
-    const uint32_t key = type_key(t);
-    Recent& r = recent[(key * 0x9E3779B1u) >> 28];
-    if (r.key != key) {
-      const uint32_t type = query_type(key, t);
-      r = Recent{key, type, type < 8 ? uint64_t{1} << (8 * type) : 0};
-    }
-    type_of_column_[c] = r.type;
-    increment_[c] = r.increment;
+  if (seen_.size() < column_count_) {
+    seen_.resize(column_count_, 0);
+    type_of_column_.resize(column_count_);
+    increment_.resize(column_count_);
   }
-  packable_ = types_.size() <= 8;
-  // names_ is sorted by name and complete for this query now: a type's rank there is its name order.
-  for (QueryType& type : types_) {
-    type.name = static_cast<uint32_t>(
-        std::find_if(names_.begin(), names_.end(), [&](const auto& n) { return n.first == type.key; }) - names_.begin());
+  if (++epoch_ == 0) {  // wrapped around: no column may look seen
+    std::fill(seen_.begin(), seen_.end(), 0u);
+    epoch_ = 1;
   }
-  by_name_.resize(types_.size());
-  for (uint32_t i = 0; i < by_name_.size(); ++i) by_name_[i] = i;
-  std::sort(by_name_.begin(), by_name_.end(), [&](uint32_t a, uint32_t b) { return types_[a].name < types_[b].name; });
-  count_.resize(types_.size());
   for (uint32_t slot : cache_used_) cache_[slot] = CacheSlot{};
   cache_used_.clear();
   if (cache_.empty()) grow_cache();
+}
+
+void SchemaLister::learn(ColumnId c) {
+  const DataType& t = ctx_->column_type(c);
+  const uint32_t type = query_type(type_key(t), t);
+  type_of_column_[c] = type;
+  increment_[c] = type < 8 ? uint64_t{1} << (8 * type) : 0;
+  if (type >= 8) packable_ = false;
+  seen_[c] = epoch_;
 }
 
 uint32_t SchemaLister::query_type(uint32_t key, const DataType& t) {
@@ -150,6 +151,14 @@ uint32_t SchemaLister::query_type(uint32_t key, const DataType& t) {
     names_.insert(at, {key, std::move(name)});
   }
   types_.push_back(QueryType{key});
+  // A type's rank in names_ is its name order; a name inserted above moves the ranks after it.
+  for (QueryType& type : types_) {
+    type.name = static_cast<uint32_t>(
+        std::find_if(names_.begin(), names_.end(), [&](const auto& n) { return n.first == type.key; }) - names_.begin());
+  }
+  by_name_.push_back(static_cast<uint32_t>(types_.size() - 1));
+  std::sort(by_name_.begin(), by_name_.end(), [&](uint32_t a, uint32_t b) { return types_[a].name < types_[b].name; });
+  count_.resize(types_.size());
   return static_cast<uint32_t>(types_.size() - 1);
 }
 
@@ -189,6 +198,8 @@ void SchemaLister::grow_cache() {
 
 mapper::PlanMapper::SchemaId SchemaLister::intern_listed(const std::vector<ColumnId>& outputs) {
   check_columns(outputs);
+  for (ColumnId c : outputs)
+    if (seen_[c] != epoch_) learn(c);
   std::fill(count_.begin(), count_.end(), 0u);
   for (ColumnId c : outputs) ++count_[type_of_column_[c]];
   return intern([&](uint32_t k) { return count_[k]; });
@@ -218,10 +229,10 @@ std::string short_label(std::string_view kind, int64_t id, std::string_view suff
   return label;
 }
 
+/// "<kind> #<id> [<params>]": out of line, so that mapping without details keeps its code short.
 template <class Op>
-std::string label_of(const Op& op, const char* kind_name, const PlanContext& ctx, bool detailed) {
+[[gnu::noinline, gnu::cold]] std::string detailed_label(const Op& op, const char* kind_name, const PlanContext& ctx) {
   std::string label = short_label(kind_name, op.id);
-  if (!detailed) return label;
   auto params = op.params(ctx);
   std::string detail;
   for (auto& p : params) {
@@ -254,11 +265,6 @@ void NodeEntityMap::grow(NodeId id) {
 
 namespace {
 
-/// The memory of a finished mapping, for the next map_query on this thread.
-struct MappingStorage {
-  mapper::PlanMapper mapper;
-  NodeEntityMap logical, physical;
-};
 constexpr size_t kPooledMappings = 4;
 
 /// map_query's working arrays, reused from query to query (each call resets what it uses).
@@ -271,9 +277,9 @@ struct MapScratch {
 };
 
 /// What map_query keeps per thread, so that mapping a query allocates nothing once the thread has
-/// mapped one as large: the memory of finished mappings and the working arrays.
+/// mapped one as large: finished mappings (with their arrays' memory) and the working arrays.
 struct ThreadMemory {
-  std::vector<MappingStorage> mappings;  // at most kPooledMappings
+  std::vector<std::unique_ptr<QueryMapping>> mappings;  // at most kPooledMappings
   MapScratch scratch;
   bool scratch_taken = false;
 };
@@ -319,10 +325,10 @@ class ScratchLease {
 
 }  // namespace
 
-QueryMapping::~QueryMapping() {
+void QueryMapping::Recycle::operator()(QueryMapping* m) const {
+  std::unique_ptr<QueryMapping> owned(m);
   ThreadMemory* memory = thread_memory();
-  if (memory && memory->mappings.size() < kPooledMappings)
-    memory->mappings.emplace_back(std::move(mapper), std::move(logical), std::move(physical));
+  if (memory && memory->mappings.size() < kPooledMappings) memory->mappings.push_back(std::move(owned));
 }
 
 std::optional<mapper::GroupId> QueryMapping::group_of_logical(NodeId id) const {
@@ -337,19 +343,46 @@ std::optional<mapper::GroupId> QueryMapping::group_of_physical(NodeId id) const 
   return mapper.group_of(it->second);
 }
 
-std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQuery* run, const Settings& settings,
-                                        bool detailed_labels) {
-  auto m = std::make_unique<QueryMapping>();
+namespace {
+
+/// The exec stage of map_query: physical -> each executable operator it became, and the rows it
+/// produced (out of line: most mappings have no run).
+[[gnu::noinline]] void map_run(const CompiledQuery& cq, const ExecutedQuery& run, QueryMapping& qm) {
+  mapper::PlanMapper& pm = qm.mapper;
+  for (auto& n : run.exec->nodes) {
+    auto e = pm.add(mapper::EntityKind::Exec, short_label(n.role, n.exec_id));
+    qm.exec[n.exec_id] = e;
+    if (auto it = qm.physical.find(n.physical_id); it != qm.physical.end()) pm.link(it->second, e, "exec");
+  }
+  // The output operator of each physical node carries its row count.
+  auto attach = [&](const PhysicalOperator& op) {
+    auto ids = run.exec->exec_ids_of.find(op.id);
+    if (ids == run.exec->exec_ids_of.end()) return;
+    int out_id = op.kind == PhysicalOpKind::Exchange ? ids->second[0] : ids->second.back();
+    auto st = run.stats.find(out_id);
+    if (st == run.stats.end() || !qm.exec.count(out_id)) return;
+    uint64_t rows = op.kind == PhysicalOpKind::Exchange ? st->second.rows_in : st->second.rows_out;
+    pm.attach_stats(qm.exec.at(out_id), {static_cast<double>(rows), st->second.complete, "observed"});
+  };
+  for (auto& c : cq.ctes) post_order(*c.physical, attach);
+  post_order(*cq.physical, attach);
+}
+
+}  // namespace
+
+QueryMappingPtr map_query(const CompiledQuery& cq, const ExecutedQuery* run, const Settings& settings,
+                          bool detailed_labels) {
   ThreadMemory* memory = thread_memory();
+  QueryMappingPtr m;
   if (memory && !memory->mappings.empty()) {
-    MappingStorage& reused = memory->mappings.back();
-    m->mapper = std::move(reused.mapper);
-    m->logical = std::move(reused.logical);
-    m->physical = std::move(reused.physical);
+    m.reset(memory->mappings.back().release());
     memory->mappings.pop_back();
     m->mapper.clear();
     m->logical.clear();
     m->physical.clear();
+    m->exec.clear();
+  } else {
+    m.reset(new QueryMapping);
   }
   ScratchLease lease(memory);
   MapScratch& scratch = *lease;
@@ -380,7 +413,7 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
     // Without details a label is "<kind> #<id>": left to the mapper to spell when someone reads it.
     auto add = [&](const auto& op, mapper::EntityKind kind, const char* kind_name, NodeEntityMap& entities) {
       const mapper::EntityId e = detailed_labels
-                                     ? pm.add_with_schema(kind, label_of(op, kind_name, cq.ctx, true), schema_of(op.outputs))
+                                     ? pm.add_with_schema(kind, detailed_label(op, kind_name, cq.ctx), schema_of(op.outputs))
                                      : pm.add_numbered(kind, kind_name, op.id, schema_of(op.outputs));
       entities.insert_or_assign(op.id, e);
       const ExactSignatures sigs = signer.sign_exact(op);
@@ -438,25 +471,7 @@ std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQ
     pm.connect_signatures(signature_links);
 
     // exec: physical -> each executable operator it became; with a run, the rows it produced.
-    if (run && run->exec) {
-      for (auto& n : run->exec->nodes) {
-        auto e = pm.add(mapper::EntityKind::Exec, short_label(n.role, n.exec_id));
-        m->exec[n.exec_id] = e;
-        if (auto it = m->physical.find(n.physical_id); it != m->physical.end()) pm.link(it->second, e, "exec");
-      }
-      // The output operator of each physical node carries its row count.
-      auto attach = [&](const PhysicalOperator& op) {
-        auto ids = run->exec->exec_ids_of.find(op.id);
-        if (ids == run->exec->exec_ids_of.end()) return;
-        int out_id = op.kind == PhysicalOpKind::Exchange ? ids->second[0] : ids->second.back();
-        auto st = run->stats.find(out_id);
-        if (st == run->stats.end() || !m->exec.count(out_id)) return;
-        uint64_t rows = op.kind == PhysicalOpKind::Exchange ? st->second.rows_in : st->second.rows_out;
-        pm.attach_stats(m->exec.at(out_id), {static_cast<double>(rows), st->second.complete, "observed"});
-      };
-      for (auto& c : cq.ctes) post_order(*c.physical, attach);
-      post_order(*cq.physical, attach);
-    }
+    if (run && run->exec) map_run(cq, *run, *m);
   } catch (const mapper::MapperConflict& e) {
     throw Error(ErrorCode::INTERNAL, std::string("mapper conflict (mapper_strict): ") + e.what());
   }

@@ -83,21 +83,26 @@ struct QueryMapping {
   std::map<int, mapper::EntityId> exec;  // exec operator id -> entity (with a run)
 
   QueryMapping() = default;
-  /// Hands the mapper's and maps' memory to the next map_query on this thread (a query's mapping
-  /// is rebuilt for every EXPLAIN and every run: its arrays are reused, not allocated again).
-  ~QueryMapping();
   QueryMapping(const QueryMapping&) = delete;
   QueryMapping& operator=(const QueryMapping&) = delete;
 
   std::optional<mapper::GroupId> group_of_logical(NodeId id) const;
   std::optional<mapper::GroupId> group_of_physical(NodeId id) const;
+
+  /// The deleter of map_query's mappings: hands the mapping, with its arrays' memory, to the next
+  /// map_query on this thread (a query's mapping is rebuilt for every EXPLAIN and every run: its
+  /// arrays are reused, not allocated again), or deletes it.
+  struct Recycle {
+    void operator()(QueryMapping* m) const;
+  };
 };
+using QueryMappingPtr = std::unique_ptr<QueryMapping, QueryMapping::Recycle>;
 
 /// Builds the mapping. Throws INTERNAL for a refused link when settings.mapper_strict is set;
 /// otherwise refused links are recorded and the query goes on.
 /// `detailed_labels` adds each operator's parameters to its label (for people: groups, EXPLAIN);
 /// without it labels are "Kind #id" and the mapping stays cheap on the planning path.
-std::unique_ptr<QueryMapping> map_query(const CompiledQuery& cq, const ExecutedQuery* run, const Settings& settings,
-                                        bool detailed_labels = true);
+QueryMappingPtr map_query(const CompiledQuery& cq, const ExecutedQuery* run, const Settings& settings,
+                          bool detailed_labels = true);
 
 }  // namespace hindsight

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <functional>
 #include <random>
+#include <set>
 
 #include "bench/queries.hpp"
 #include "mapper/mapper_export.hpp"
@@ -173,6 +174,43 @@ TEST(PlanSignerTest, TwelveWayJoinMapsCleanlyWhateverTheLabels) {
   for (const mapper::Link& l : cheap->mapper.links()) join_set_links += l.stage == "signature:join_set";
   EXPECT_EQ(join_set_links, joins);
   EXPECT_EQ(joins, 11u);
+}
+
+// Every operator entity's schema is its output column types as a sorted list: for TPC-H Q1-Q22
+// and for a query with more than eight distinct types (counted column by column, not packed).
+TEST(PlanSignerTest, OperatorSchemasAreTheirSortedOutputTypes) {
+  std::vector<std::string> queries(sql::testing::tpch_queries().begin(), sql::testing::tpch_queries().end());
+  const std::string many_types =
+      "SELECT l_quantity, l_extendedprice * (1 - l_discount), l_quantity * l_extendedprice * l_tax, l_shipdate, "
+      "l_comment, l_linenumber, l_orderkey, avg(l_quantity), count(*), l_quantity > 3, o_totalprice / 7 "
+      "FROM lineitem, orders WHERE l_orderkey = o_orderkey GROUP BY l_quantity, l_extendedprice, l_discount, l_tax, "
+      "l_shipdate, l_comment, l_linenumber, l_orderkey, o_totalprice";
+  queries.push_back(many_types);
+  size_t most_types = 0;
+  for (const std::string& sql : queries) {
+    auto cq = compile(sql);
+    auto m = map_query(*cq, nullptr, Settings{}, /*detailed_labels=*/false);
+    std::set<std::string> query_types;
+    auto expected = [&](const std::vector<ColumnId>& outputs) {
+      std::vector<std::string> types;
+      for (ColumnId c : outputs) types.push_back(cq->ctx.column(c).type.to_string());
+      std::sort(types.begin(), types.end());
+      query_types.insert(types.begin(), types.end());
+      return types;
+    };
+    std::function<void(const LogicalOperator&)> logical = [&](const LogicalOperator& op) {
+      EXPECT_EQ(m->mapper.schema(m->logical.at(op.id)), expected(op.outputs)) << sql;
+      for (auto& c : op.children) logical(*c);
+    };
+    std::function<void(const PhysicalOperator&)> physical = [&](const PhysicalOperator& op) {
+      EXPECT_EQ(m->mapper.schema(m->physical.at(op.id)), expected(op.outputs)) << sql;
+      for (auto& c : op.children) physical(*c);
+    };
+    logical(*cq->logical);
+    physical(*cq->physical);
+    most_types = std::max(most_types, query_types.size());
+  }
+  EXPECT_GT(most_types, 8u);
 }
 
 // Mappings reuse the memory of finished ones (and signers their tables): a mapping made after
