@@ -113,7 +113,7 @@ class TokenWriter {
     char* p = buf_.grow(5 + bytes.size());
     p[0] = tag;
     store_le32(p + 1, bytes.size());
-    std::memcpy(p + 5, bytes.data(), bytes.size());
+    ByteBuffer::copy_bytes(p + 5, bytes.data(), bytes.size());  // names and keys: short, copied inline
     return *this;
   }
   /// end_set for at most two elements (most sets a plan node writes): ordered and de-duplicated in place, each

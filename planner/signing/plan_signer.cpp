@@ -1,6 +1,7 @@
 #include "planner/signing/plan_signer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <type_traits>
 
@@ -53,6 +54,14 @@ std::string_view type_text(const DataType& t, char (&buf)[32]) {
   return std::string_view(buf, static_cast<size_t>(p - buf));
 }
 
+/// scalar_op_name for every value the enum's type can hold, as string views (no strlen per call).
+const std::array<std::string_view, 256> kScalarOpNames = [] {
+  std::array<std::string_view, 256> t;
+  for (size_t i = 0; i < t.size(); ++i) t[i] = scalar_op_name(static_cast<ScalarOp>(i));
+  return t;
+}();
+static_assert(sizeof(ScalarOp) == 1, "kScalarOpNames covers a one-byte enum");
+
 bool commutative(ScalarOp op) { return op == ScalarOp::Add || op == ScalarOp::Mul || op == ScalarOp::Eq || op == ScalarOp::Ne; }
 
 const char* expr_kind_name(ExprKind k) {
@@ -84,7 +93,7 @@ void write_expr_node(TokenWriter& enc, ExprKind kind, const Expr* e, size_t n, c
       // comparison needs no rewritten copy of its tree to be digested.
       const bool mirrored = (e->op == ScalarOp::Gt || e->op == ScalarOp::Ge) && n == 2;
       const ScalarOp op = mirrored ? mirror_comparison(e->op) : e->op;
-      const size_t list = enc.begin("call").str(scalar_op_name(op)).str(type_text(e->type, buf)).begin_list();
+      const size_t list = enc.begin("call").str(kScalarOpNames[static_cast<uint8_t>(op)]).str(type_text(e->type, buf)).begin_list();
       if (mirrored) {
         enc.sig(kid(1)).sig(kid(0));
       } else if (commutative(e->op) && n == 2) {
@@ -129,6 +138,17 @@ const std::vector<std::string> kPhysicalKindTexts = [] {
 
 std::string_view physical_kind_text(PhysicalOpKind kind) {
   return kPhysicalKindTexts.at(static_cast<size_t>(kind));  // throws if a kind is added after CteScan without a text
+}
+
+/// logical_kind_name by kind, as string views (no strlen per node).
+const std::vector<std::string_view> kLogicalKindTexts = [] {
+  std::vector<std::string_view> t;
+  for (int k = 0; k <= static_cast<int>(LogicalKind::CteRef); ++k) t.emplace_back(logical_kind_name(static_cast<LogicalKind>(k)));
+  return t;
+}();
+
+std::string_view logical_kind_text(LogicalKind kind) {
+  return kLogicalKindTexts.at(static_cast<size_t>(kind));  // throws if a kind is added after CteRef without a text
 }
 
 bool inner_join(const LogicalOperator& o) {
@@ -332,8 +352,9 @@ PlanSigner::PlanSigner(const PlanContext& ctx) : ctx_(ctx), t_(acquire_tables())
   t_->physical.presize(ctx.node_id_bound());
   if (t_->lineage.size() < ctx.column_count()) t_->lineage.resize(ctx.column_count());
   epoch_ = ++t_->epoch;
-  if (epoch_ == 0) {  // wrapped around: no slot may look known
+  if (epoch_ >= (1u << 31)) {  // wrapped around (base stamps keep 31 bits): no slot may look known
     std::fill(t_->lineage.begin(), t_->lineage.end(), LineageSlot{});
+    std::fill(t_->base.begin(), t_->base.end(), 0u);
     epoch_ = t_->epoch = 1;
   }
 }
@@ -380,19 +401,15 @@ sig::Signature PlanSigner::expr_signature(const Expr& e, bool templ) {
   return templ ? d.templ : d.exact;
 }
 
-PlanSigner::LineageSlot& PlanSigner::known_lineage_slot(ColumnId id) {
-  LineageSlot& slot = lineage_slot(id);
-  if (slot.epoch != epoch_) {
-    // Columns not produced by a signed node (base columns, or outer references) sign by their origin.
-    const ColumnInfo& c = ctx_.column(id);
-    TokenWriter& enc = sc_->lineage;
-    enc.clear();
-    if (!c.base_table.empty()) enc.begin("column").str(c.base_table).str(c.base_column);
-    else enc.begin("unknown_column").str(c.name).str(c.type.to_string());
-    Signature h = sig::hash128(enc.view());
-    slot = LineageSlot{Digests{h, h}, epoch_, 0};
-  }
-  return slot;
+void PlanSigner::digest_origin(ColumnId id, LineageSlot& slot) {
+  // Columns not produced by a signed node (base columns, or outer references) sign by their origin.
+  const ColumnInfo& c = ctx_.column(id);
+  TokenWriter& enc = sc_->lineage;
+  enc.clear();
+  if (!c.base_table.empty()) enc.begin("column").str(c.base_table).str(c.base_column);
+  else enc.begin("unknown_column").str(c.name).str(c.type.to_string());
+  Signature h = sig::hash128(enc.view());
+  slot = LineageSlot{Digests{h, h}, epoch_, 0};
 }
 
 const PlanSigner::Digests& PlanSigner::lineage_digests(ColumnId id) {
@@ -406,9 +423,13 @@ void PlanSigner::define(ColumnId id, const Digests& d) {
   lineage_slot(id) = LineageSlot{d, epoch_, 0};
 }
 
-PlanSigner::LineageSlot& PlanSigner::lineage_slot(ColumnId id) {
-  if (id >= t_->lineage.size()) t_->lineage.resize(std::max<size_t>(id + 1, ctx_.column_count()));
-  return t_->lineage[id];
+void PlanSigner::grow_lineage(ColumnId id) { t_->lineage.resize(std::max<size_t>(id + 1, ctx_.column_count())); }
+
+bool PlanSigner::base_column(ColumnId id) {
+  std::vector<uint32_t>& base = t_->base;
+  if (id >= base.size()) base.resize(std::max<size_t>(id + 1, ctx_.column_count()), 0);
+  if ((base[id] >> 1) != epoch_) base[id] = epoch_ << 1 | (ctx_.column(id).base_table.empty() ? 0u : 1u);
+  return base[id] & 1;
 }
 
 template <class Op>
@@ -680,7 +701,7 @@ PlanSigner::Slot& PlanSigner::signed_slot(const LogicalOperator& op, bool templ)
   };
   for (auto& c : op.children) add(*t_->logical.find(c->id));
   if (producer) add(*t_->logical.find(producer->id));
-  sign_form(op, logical_kind_name(op.kind), slot, templ, children_same);
+  sign_form(op, logical_kind_text(op.kind), slot, templ, children_same);
   slot.sigs.join_set = join_set(op);
   slot.valid = true;
   define_outputs(op, slot);
@@ -703,7 +724,7 @@ void PlanSigner::sign_template(const LogicalOperator& op, Slot& slot) {
   sc.templ_children.clear();
   for (auto& c : op.children) sc.templ_children.push_back(t_->logical.find(c->id)->sigs.templ);
   if (producer) sc.templ_children.push_back(t_->logical.find(producer->id)->sigs.templ);
-  slot.sigs.templ = template_form_signature(op, logical_kind_name(op.kind));
+  slot.sigs.templ = template_form_signature(op, logical_kind_text(op.kind));
   slot.templ_valid = true;
   last_conj_.reset();
 }
@@ -771,8 +792,7 @@ void PlanSigner::define_outputs(const PhysicalOperator& op, const Slot& slot) {
   // Physical-only columns (partial aggregate states, computed join keys) sign by their producer.
   for (size_t i = 0; i < op.outputs.size(); ++i) {
     ColumnId c = op.outputs[i];
-    if (lineage_known(c)) continue;
-    if (!ctx_.column(c).base_table.empty()) continue;
+    if (lineage_known(c) || base_column(c)) continue;
     define_output(c, op, slot, i);
   }
 }

@@ -182,11 +182,23 @@ class PlanSigner {
   const Digests& lineage_digests(ColumnId id);
   /// The slot of column id with its lineage known (base and unknown columns are digested on first
   /// use); its template digest may still be pending.
-  LineageSlot& known_lineage_slot(ColumnId id);
+  LineageSlot& known_lineage_slot(ColumnId id) {
+    LineageSlot& slot = lineage_slot(id);
+    if (slot.epoch != epoch_) [[unlikely]] digest_origin(id, slot);
+    return slot;
+  }
+  /// Digests the lineage of a column no signed node produced, by its origin (base or unknown column).
+  void digest_origin(ColumnId id, LineageSlot& slot);
   /// The slot of column id (unknown until defined); valid until a column added to the context after
   /// the signer was made is looked up (the table then grows), or until a template is resolved.
-  LineageSlot& lineage_slot(ColumnId id);
+  LineageSlot& lineage_slot(ColumnId id) {
+    if (id >= t_->lineage.size()) [[unlikely]] grow_lineage(id);
+    return t_->lineage[id];
+  }
+  void grow_lineage(ColumnId id);
   bool lineage_known(ColumnId id) const { return id < t_->lineage.size() && t_->lineage[id].epoch == epoch_; }
+  /// Whether column id is a base table column (cached per signer: physical nodes pass many through).
+  bool base_column(ColumnId id);
   void define(ColumnId id, const Digests& d);
   /// Defines an output column of `producer` (union or physical-only output `i`), its template digest
   /// pending if the producer's template is not known yet.
@@ -227,6 +239,8 @@ class PlanSigner {
     /// By column id, sized to the context's columns when the signer is made: a direct index instead
     /// of a probe and a slot per column touched; kept from signer to signer (see LineageSlot).
     std::vector<LineageSlot> lineage;
+    /// By column id: epoch << 1 | is-a-base-column, for base_column (stamped like the lineage slots).
+    std::vector<uint32_t> base;
     uint32_t epoch = 0;  // of the last signer that used the tables
     std::vector<JoinSetSlot> join_sets;       // by node id
     std::vector<PendingLineage> pending;      // by LineageSlot::pending_index
