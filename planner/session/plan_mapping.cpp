@@ -36,8 +36,9 @@ class SchemaLister {
     uint64_t packed = 0;
     for (ColumnId c : outputs) {
       if (c >= column_count_) [[unlikely]] check_columns(outputs);
-      if (seen_[c] != epoch_) [[unlikely]] learn(c);
-      packed += increment_[c];
+      uint64_t increment = increment_[c];
+      if (increment == 0) [[unlikely]] increment = learn(c);
+      packed += increment;
     }
     if (!packable_) [[unlikely]] return intern_listed(outputs);  // the column of a ninth type came up
     return cached(packed);
@@ -61,8 +62,9 @@ class SchemaLister {
     const uint32_t id = static_cast<uint32_t>(t.id);
     return t.id == TypeId::Decimal ? id | uint32_t{t.precision} << 8 | uint32_t{t.scale} << 16 : id;
   }
-  /// Looks up column c's type (out of line: once per column a query's operators output).
-  [[gnu::noinline]] void learn(ColumnId c);
+  /// Looks up column c's type (out of line: once per column a query's operators output); returns
+  /// its increment.
+  [[gnu::noinline]] uint64_t learn(ColumnId c);
   /// Index of the type with this key in types_, appended (and named) if new.
   uint32_t query_type(uint32_t key, const DataType& t);
   /// Throws std::out_of_range for an id in `outputs` that is not one of the query's columns.
@@ -98,11 +100,11 @@ class SchemaLister {
   std::vector<QueryType> types_;
   std::vector<uint32_t> by_name_;         // indices into types_, in type-name order
   size_t column_count_ = 0;
-  // Per column id, valid where seen_[c] == epoch_ (kept across queries: no fill per query).
-  std::vector<uint32_t> seen_;
-  std::vector<uint32_t> type_of_column_;  // index into types_
-  std::vector<uint64_t> increment_;       // 1 << 8 * type (types 0-7), else 0
-  uint32_t epoch_ = 0;
+  // Per column id: 0 until learn() looked the column's type up, then 1 << 8 * type (types 0-7;
+  // kUnpackable for the others, whose counts are not packed).
+  std::vector<uint64_t> increment_;
+  static constexpr uint64_t kUnpackable = 1;
+  std::vector<uint32_t> type_of_column_;  // index into types_, where learned
   bool packable_ = true;                  // at most 8 types so far
   std::vector<uint32_t> count_;           // per type: columns of the operator intern_listed() counts
   std::vector<mapper::PlanMapper::TypeRun> runs_;
@@ -118,27 +120,19 @@ void SchemaLister::start(const PlanContext& ctx, mapper::PlanMapper& pm) {
   count_.clear();
   packable_ = true;
   column_count_ = ctx.column_count();
-  if (seen_.size() < column_count_) {
-    seen_.resize(column_count_, 0);
-    type_of_column_.resize(column_count_);
-    increment_.resize(column_count_);
-  }
-  if (++epoch_ == 0) {  // wrapped around: no column may look seen
-    std::fill(seen_.begin(), seen_.end(), 0u);
-    epoch_ = 1;
-  }
+  increment_.assign(column_count_, 0);
+  if (type_of_column_.size() < column_count_) type_of_column_.resize(column_count_);
   for (uint32_t slot : cache_used_) cache_[slot] = CacheSlot{};
   cache_used_.clear();
   if (cache_.empty()) grow_cache();
 }
 
-void SchemaLister::learn(ColumnId c) {
+uint64_t SchemaLister::learn(ColumnId c) {
   const DataType& t = ctx_->column_type(c);
   const uint32_t type = query_type(type_key(t), t);
   type_of_column_[c] = type;
-  increment_[c] = type < 8 ? uint64_t{1} << (8 * type) : 0;
   if (type >= 8) packable_ = false;
-  seen_[c] = epoch_;
+  return increment_[c] = type < 8 ? uint64_t{1} << (8 * type) : kUnpackable;
 }
 
 uint32_t SchemaLister::query_type(uint32_t key, const DataType& t) {
@@ -199,7 +193,7 @@ void SchemaLister::grow_cache() {
 mapper::PlanMapper::SchemaId SchemaLister::intern_listed(const std::vector<ColumnId>& outputs) {
   check_columns(outputs);
   for (ColumnId c : outputs)
-    if (seen_[c] != epoch_) learn(c);
+    if (increment_[c] == 0) learn(c);
   std::fill(count_.begin(), count_.end(), 0u);
   for (ColumnId c : outputs) ++count_[type_of_column_[c]];
   return intern([&](uint32_t k) { return count_[k]; });
