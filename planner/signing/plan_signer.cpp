@@ -151,6 +151,19 @@ std::string_view logical_kind_text(LogicalKind kind) {
   return kLogicalKindTexts.at(static_cast<size_t>(kind));  // throws if a kind is added after CteRef without a text
 }
 
+/// v.push_back(x) with the reallocation out of line: digest stacks grow by a few per expression
+/// node and almost never reallocate once warm.
+template <class T>
+[[gnu::noinline, gnu::cold]] void grow_for_one(std::vector<T>& v) {
+  v.reserve(v.empty() ? 16 : 2 * v.size());
+}
+template <class T>
+[[gnu::always_inline]] inline void push(std::vector<T>& v, const T& x) {
+  if (v.size() == v.capacity()) [[unlikely]] grow_for_one(v);
+  if (v.size() == v.capacity()) __builtin_unreachable();
+  v.push_back(x);
+}
+
 bool inner_join(const LogicalOperator& o) {
   return o.kind == LogicalKind::Join && o.as<LogicalJoin>().type == LogicalJoinType::Inner;
 }
@@ -373,7 +386,10 @@ PlanSigner::Slot& PlanSigner::SlotTable::get(NodeId id) {
   if (k == 0) {
     if (count_ == chunks_.size() * kChunk) chunks_.push_back(std::make_unique<Slot[]>(kChunk));
     k = ++count_;
-    *at(k - 1) = Slot{};  // a chunk may be reused from an earlier signer
+    // A chunk may be reused from an earlier signer: the flags say nothing is computed yet (every
+    // signature is written before its flag is set).
+    Slot& fresh = *at(k - 1);
+    fresh.valid = fresh.templ_valid = false;
   }
   return *at(k - 1);
 }
@@ -488,7 +504,7 @@ PlanSigner::Digests PlanSigner::expr_digests(const Expr& e) {
   for (auto& c : e.children) {
     Digests d = expr_digests(*c);
     same = same && d.exact == d.templ;
-    stack.push_back(d);
+    push(stack, d);
   }
   Digests out;
   TokenWriter& ex = sc_->expr_exact;
@@ -534,7 +550,7 @@ PlanSigner::Digests PlanSigner::conjunction_digests(const std::vector<ExprPtr>& 
     for (auto& c : conj) {
       Digests d = expr_digests(*c);
       same = same && d.exact == d.templ;
-      stack.push_back(d);
+      push(stack, d);
       last_conj_parts_.push_back(d.exact);
     }
     Digests out;
@@ -695,8 +711,8 @@ PlanSigner::Slot& PlanSigner::signed_slot(const LogicalOperator& op, bool templ)
   sc.templ_children.clear();
   bool children_same = true;  // every input's template is known and is its exact signature
   auto add = [&](const Slot& s) {
-    sc.exact_children.push_back(s.sigs.exact);
-    if (templ) sc.templ_children.push_back(s.sigs.templ);
+    push(sc.exact_children, s.sigs.exact);
+    if (templ) push(sc.templ_children, s.sigs.templ);
     children_same = children_same && s.templ_valid && s.sigs.templ == s.sigs.exact;
   };
   for (auto& c : op.children) add(*t_->logical.find(c->id));
@@ -811,8 +827,8 @@ PlanSigner::Slot& PlanSigner::signed_slot(const PhysicalOperator& op, bool templ
   bool children_same = true;
   for (auto& c : op.children) {
     const Slot& s = *t_->physical.find(c->id);
-    sc.exact_children.push_back(s.sigs.exact);
-    if (templ) sc.templ_children.push_back(s.sigs.templ);
+    push(sc.exact_children, s.sigs.exact);
+    if (templ) push(sc.templ_children, s.sigs.templ);
     children_same = children_same && s.templ_valid && s.sigs.templ == s.sigs.exact;
   }
   sign_form(op, physical_kind_text(op.kind), slot, templ, children_same);
