@@ -5,6 +5,7 @@
 #include <charconv>
 #include <type_traits>
 
+#include "mapper/append.hpp"
 #include "planner/signing/expr_normalizer.hpp"
 #include "signatures/token_writer.hpp"
 #include "signatures/hash128.hpp"
@@ -151,17 +152,11 @@ std::string_view logical_kind_text(LogicalKind kind) {
   return kLogicalKindTexts.at(static_cast<size_t>(kind));  // throws if a kind is added after CteRef without a text
 }
 
-/// v.push_back(x) with the reallocation out of line: digest stacks grow by a few per expression
-/// node and almost never reallocate once warm.
-template <class T>
-[[gnu::noinline, gnu::cold]] void grow_for_one(std::vector<T>& v) {
-  v.reserve(v.empty() ? 16 : 2 * v.size());
-}
+/// v.push_back(x) with the reallocation out of line (the mapper's helper for the same purpose):
+/// digest stacks grow by a few per expression node and almost never reallocate once warm.
 template <class T>
 [[gnu::always_inline]] inline void push(std::vector<T>& v, const T& x) {
-  if (v.size() == v.capacity()) [[unlikely]] grow_for_one(v);
-  if (v.size() == v.capacity()) __builtin_unreachable();
-  v.push_back(x);
+  mapper::detail::append(v, x);
 }
 
 bool inner_join(const LogicalOperator& o) {
