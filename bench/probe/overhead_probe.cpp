@@ -12,25 +12,24 @@
 namespace hindsight {
 namespace {
 
-// What compile_query signs: exact and join-set signatures (templates on first use).
-[[gnu::noinline]] void sign_plans(const CompiledQuery& cq) {
+// Signs every node with a fresh signer: as compile_query does (exact and join-set signatures,
+// templates on first use), or with all three signatures (what EXPLAIN or a stats look-up asks for).
+template <bool kAllThree>
+void sign_every_node(const CompiledQuery& cq) {
   PlanSigner signer(cq.ctx);
+  auto sign = [&](const auto& op) {
+    if constexpr (kAllThree) signer.sign(op);
+    else signer.sign_exact(op);
+  };
   for (size_t i = 0; i < cq.ctes.size(); ++i) signer.set_cte(static_cast<int>(i), *cq.ctes[i].logical);
-  for (auto& c : cq.ctes) signer.sign_exact(*c.logical);
-  signer.sign_exact(*cq.logical);
-  for (auto& c : cq.ctes) signer.sign_exact(*c.physical);
-  signer.sign_exact(*cq.physical);
+  for (auto& c : cq.ctes) sign(*c.logical);
+  sign(*cq.logical);
+  for (auto& c : cq.ctes) sign(*c.physical);
+  sign(*cq.physical);
 }
 
-// All three signatures of every node at once (what EXPLAIN or a stats look-up asks for).
-[[gnu::noinline]] void sign_all_plans(const CompiledQuery& cq) {
-  PlanSigner signer(cq.ctx);
-  for (size_t i = 0; i < cq.ctes.size(); ++i) signer.set_cte(static_cast<int>(i), *cq.ctes[i].logical);
-  for (auto& c : cq.ctes) signer.sign(*c.logical);
-  signer.sign(*cq.logical);
-  for (auto& c : cq.ctes) signer.sign(*c.physical);
-  signer.sign(*cq.physical);
-}
+[[gnu::noinline]] void sign_plans(const CompiledQuery& cq) { sign_every_node<false>(cq); }
+[[gnu::noinline]] void sign_all_plans(const CompiledQuery& cq) { sign_every_node<true>(cq); }
 
 [[gnu::noinline]] void map_plans(const CompiledQuery& cq, const Settings& settings) {
   auto m = map_query(cq, nullptr, settings, /*detailed_labels=*/false);
