@@ -1,6 +1,7 @@
 #include "mapper/plan_mapper.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -51,6 +52,11 @@ std::array<char, 32> hex_of(uint64_t hi, uint64_t lo) {
 
 }  // namespace
 
+uint64_t PlanMapper::DictionaryId::next() {
+  static std::atomic<uint64_t> counter{0};
+  return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 void PlanMapper::reserve(size_t entities, size_t links, size_t signatures) {
   entities_.reserve(entities);
   uf_.reserve(entities);
@@ -66,11 +72,14 @@ void PlanMapper::clear() {
   entities_.clear();
   uf_.clear();
   roots_.clear();
-  type_names_.clear();
-  schema_pool_.clear();
-  schemas_.clear();
-  std::fill(schema_table_.begin(), schema_table_.end(), 0u);
-  schema_text_.clear();
+  if (type_names_.size() > kKeptTypeNames || schemas_.size() > kKeptSchemas) {
+    type_names_.clear();
+    schema_pool_.clear();
+    schemas_.clear();
+    std::fill(schema_table_.begin(), schema_table_.end(), 0u);
+    schema_text_.clear();
+    dictionary_.value = DictionaryId::next();
+  }
   stages_.clear();
   recent_stages_.fill(kNone);
   next_recent_ = 0;

@@ -32,7 +32,7 @@ class PlanMapper {
   TypeNameId intern_type_name(std::string_view name);
   /// An interned schema: a list of type names in column order, equal lists giving equal ids, so comparing two
   /// entities' schemas is comparing two numbers. kUnknownSchema (the empty list) conflicts with nothing.
-  /// Ids are only meaningful to the mapper that gave them (and only until clear()).
+  /// Ids are only meaningful to the mapper that gave them, while its dictionary() is unchanged.
   struct SchemaId {
     uint32_t value = 0;
     bool operator==(const SchemaId&) const = default;
@@ -101,8 +101,16 @@ class PlanMapper {
   void reserve(size_t entities, size_t links, size_t signatures = SIZE_MAX);
 
   /// Forgets every entity, link, name and setting (as a new mapper) but keeps the memory, for a caller that maps
-  /// query after query.
+  /// query after query. A small dictionary of type names and schemas (at most kKeptTypeNames names and
+  /// kKeptSchemas schemas) is kept too, ids and all: the next query's operators mostly have the same schemas.
   void clear();
+
+  /// Identifies the dictionary of type names and schemas: the ids intern_type_name and intern_schema(_runs) gave
+  /// stay valid, and the same names and lists give the same ids, as long as this value is unchanged. Unique among
+  /// all mappers of the process; it changes when clear() drops the dictionary (and for a moved-from mapper).
+  uint64_t dictionary() const { return dictionary_.value; }
+  static constexpr size_t kKeptTypeNames = 8;  // a query's handful of types (callers may pack per-type counts)
+  static constexpr size_t kKeptSchemas = 1024;
 
   /// Strict mode (tests): a refused link throws MapperConflict (it is still recorded first).
   void set_strict(bool strict) { strict_ = strict; }
@@ -246,6 +254,19 @@ class PlanMapper {
   };
   std::vector<RootInfo> roots_;  // by entity id; meaningful for roots
 
+  /// A process-wide unique number per dictionary; a moved-from mapper gets a new one (its dictionary moved away).
+  struct DictionaryId {
+    uint64_t value = next();
+    DictionaryId() = default;
+    DictionaryId(DictionaryId&& o) noexcept : value(o.value) { o.value = next(); }
+    DictionaryId& operator=(DictionaryId&& o) noexcept {
+      value = o.value;
+      o.value = next();
+      return *this;
+    }
+    static uint64_t next();
+  };
+  DictionaryId dictionary_;
   std::vector<std::string> type_names_;  // by TypeNameId
   // Interned schemas, run-length encoded: schemas_[id] = {offset, runs} in schema_pool_, maximal runs (no two
   // neighbours of one type, no empty run), so equal lists have equal runs (id 0: the empty, unknown schema, stored

@@ -14,15 +14,15 @@ namespace hindsight {
 namespace {
 
 /// Output types as a sorted list (join algorithms may put the same columns in another order), as
-/// the mapper's interned schemas: an operator's schema is its columns counted per type. A query has
-/// few types; with at most 8 of them and fewer than 256 columns of each, those counts packed one
-/// byte per type into a 64-bit word name the schema exactly. So each column's type is looked up once
+/// the mapper's interned schemas: an operator's schema is its columns counted per type. With the
+/// mapper's type name ids below 8 and fewer than 256 columns of each, those counts packed one byte
+/// per type id into a 64-bit word name the schema exactly. So each column's type is looked up once
 /// per query (when an operator first outputs it), into the word that adds one to its type's byte:
-/// an operator costs one add per output column, then (for a schema already seen in the query) one
-/// probe of a packed -> schema cache.
+/// an operator costs one add per output column, then one probe of a packed -> schema cache. The
+/// cache lives as long as the mapper's dictionary of names and schemas (which a pooled mapper keeps
+/// from query to query), so a schema is interned once, not once per query.
 ///
-/// Kept per thread (MapScratch): the type names it has spelled serve the next queries, the rest is
-/// reset by start().
+/// Kept per thread (MapScratch); start() says which query and mapper come next.
 class SchemaLister {
  public:
   /// Prepares for the operators of a query over `ctx`'s columns, mapped into `pm`.
@@ -40,21 +40,19 @@ class SchemaLister {
       if (increment == 0) [[unlikely]] increment = learn(c);
       packed += increment;
     }
-    if (!packable_) [[unlikely]] return intern_listed(outputs);  // the column of a ninth type came up
+    if (!packable_) [[unlikely]] return intern_listed(outputs);  // a column of type id 8 or more came up
     return cached(packed);
   }
 
  private:
-  static constexpr uint32_t kNotInterned = UINT32_MAX;
-  /// One of the query's distinct types, in order of first column.
-  struct QueryType {
-    uint32_t key;                        // type_key()
-    uint32_t name = 0;                   // index into names_ (its rank by name)
-    mapper::PlanMapper::TypeNameId id = kNotInterned;  // interned when a schema first needs it
-  };
   struct CacheSlot {
     uint64_t packed = 0;  // 0: empty (an operator with columns has a non-zero count)
     mapper::PlanMapper::SchemaId schema;
+  };
+  /// A type the mapper's dictionary has named: its key and name id.
+  struct KnownType {
+    uint32_t key;
+    mapper::PlanMapper::TypeNameId id;
   };
 
   /// Equal keys for equal types (precision and scale only count for DECIMAL), hence for equal names.
@@ -63,10 +61,10 @@ class SchemaLister {
     return t.id == TypeId::Decimal ? id | uint32_t{t.precision} << 8 | uint32_t{t.scale} << 16 : id;
   }
   /// Looks up column c's type (out of line: once per column a query's operators output); returns
-  /// its increment.
+  /// its increment (kUnpackable for a type id of 8 or more).
   [[gnu::noinline]] uint64_t learn(ColumnId c);
-  /// Index of the type with this key in types_, appended (and named) if new.
-  uint32_t query_type(uint32_t key, const DataType& t);
+  /// The mapper's name id of the type with this key, interned (and put in name order) if new.
+  mapper::PlanMapper::TypeNameId type_name_id(uint32_t key, const DataType& t);
   /// Throws std::out_of_range for an id in `outputs` that is not one of the query's columns.
   [[gnu::cold]] void check_columns(const std::vector<ColumnId>& outputs) const;
   static size_t cache_slot(uint64_t packed, size_t mask) {
@@ -74,7 +72,7 @@ class SchemaLister {
     packed *= 0x9E3779B97F4A7C15ULL;
     return (packed ^ (packed >> 29)) & mask;
   }
-  /// The schema of an operator of `columns` columns whose per-type counts are the bytes of `packed`.
+  /// The schema whose per-type-id counts are the bytes of `packed`.
   mapper::PlanMapper::SchemaId cached(uint64_t packed) {
     const size_t mask = cache_.size() - 1;
     for (size_t i = cache_slot(packed, mask); cache_[i].packed != 0; i = (i + 1) & mask)
@@ -83,77 +81,83 @@ class SchemaLister {
   }
   /// cached() for a schema not in the cache yet: interns it (out of line: once per distinct schema).
   [[gnu::noinline]] mapper::PlanMapper::SchemaId cache_miss(uint64_t packed);
-  /// The schema of `outputs` counted column by column (more than 8 types, or 256 columns or more).
+  /// The schema of `outputs` counted column by column (a type id of 8 or more, or 256 columns or more).
   mapper::PlanMapper::SchemaId intern_listed(const std::vector<ColumnId>& outputs);
-  /// The schema of count(k) columns of type k for each k, interned by the mapper.
+  /// The schema of count(id) columns of each type name id, as runs in name order, interned by the mapper.
   template <class Count>
   mapper::PlanMapper::SchemaId intern(Count count);
   void grow_cache();
 
-  // Every type seen on this thread: {type_key, name}, sorted by name. A handful: kept across queries
-  // so that a query's types are named without formatting or allocating.
+  static constexpr uint64_t kUnpackable = 1;
+
+  // Every type seen on this thread: {type_key, name}. A handful: kept so that types are named
+  // without formatting or allocating.
   std::vector<std::pair<uint32_t, std::string>> names_;
+
+  // The mapper's dictionary: what is known of it, valid while pm_->dictionary() == dictionary_.
+  uint64_t dictionary_ = 0;
+  std::vector<KnownType> known_;            // the types this lister has named in it
+  std::vector<std::string> id_names_;       // by type name id (those in known_; others empty)
+  std::vector<mapper::PlanMapper::TypeNameId> by_name_;  // known_ ids in name order
+  std::vector<CacheSlot> cache_;            // packed counts -> schema, open addressing, at most half full
+  std::vector<uint32_t> cache_used_;        // its filled slots
 
   // The current query.
   const PlanContext* ctx_ = nullptr;
   mapper::PlanMapper* pm_ = nullptr;
-  std::vector<QueryType> types_;
-  std::vector<uint32_t> by_name_;         // indices into types_, in type-name order
   size_t column_count_ = 0;
-  // Per column id: 0 until learn() looked the column's type up, then 1 << 8 * type (types 0-7;
-  // kUnpackable for the others, whose counts are not packed).
+  // Per column id: 0 until learn() looked the column's type up, then 1 << 8 * type name id (ids
+  // 0-7; kUnpackable for the others, whose counts are not packed).
   std::vector<uint64_t> increment_;
-  static constexpr uint64_t kUnpackable = 1;
-  std::vector<uint32_t> type_of_column_;  // index into types_, where learned
-  bool packable_ = true;                  // at most 8 types so far
-  std::vector<uint32_t> count_;           // per type: columns of the operator intern_listed() counts
+  std::vector<mapper::PlanMapper::TypeNameId> type_of_column_;  // where learned
+  bool packable_ = true;                    // no column of type id 8 or more so far
+  std::vector<uint32_t> count_;             // per type name id: columns of the operator intern_listed() counts
   std::vector<mapper::PlanMapper::TypeRun> runs_;
-  std::vector<CacheSlot> cache_;          // packed counts -> schema, open addressing, at most half full
-  std::vector<uint32_t> cache_used_;      // its filled slots (emptied by start(): schema ids are per mapper)
 };
 
 void SchemaLister::start(const PlanContext& ctx, mapper::PlanMapper& pm) {
   ctx_ = &ctx;
   pm_ = &pm;
-  types_.clear();
-  by_name_.clear();
-  count_.clear();
   packable_ = true;
   column_count_ = ctx.column_count();
   increment_.assign(column_count_, 0);
   if (type_of_column_.size() < column_count_) type_of_column_.resize(column_count_);
-  for (uint32_t slot : cache_used_) cache_[slot] = CacheSlot{};
-  cache_used_.clear();
+  if (pm.dictionary() != dictionary_) {
+    // Another mapper, or one whose dictionary was dropped: its ids mean nothing to this cache.
+    dictionary_ = pm.dictionary();
+    known_.clear();
+    id_names_.clear();
+    by_name_.clear();
+    for (uint32_t slot : cache_used_) cache_[slot] = CacheSlot{};
+    cache_used_.clear();
+  }
   if (cache_.empty()) grow_cache();
 }
 
 uint64_t SchemaLister::learn(ColumnId c) {
   const DataType& t = ctx_->column_type(c);
-  const uint32_t type = query_type(type_key(t), t);
-  type_of_column_[c] = type;
-  if (type >= 8) packable_ = false;
-  return increment_[c] = type < 8 ? uint64_t{1} << (8 * type) : kUnpackable;
+  const mapper::PlanMapper::TypeNameId id = type_name_id(type_key(t), t);
+  type_of_column_[c] = id;
+  if (id >= 8) packable_ = false;
+  return increment_[c] = id < 8 ? uint64_t{1} << (8 * id) : kUnpackable;
 }
 
-uint32_t SchemaLister::query_type(uint32_t key, const DataType& t) {
-  for (uint32_t i = 0; i < types_.size(); ++i)
-    if (types_[i].key == key) return i;
+mapper::PlanMapper::TypeNameId SchemaLister::type_name_id(uint32_t key, const DataType& t) {
+  for (const KnownType& k : known_)
+    if (k.key == key) return k.id;
   auto named = std::find_if(names_.begin(), names_.end(), [&](const auto& n) { return n.first == key; });
   if (named == names_.end()) {
-    std::string name = t.to_string();
-    auto at = std::lower_bound(names_.begin(), names_.end(), name, [](const auto& n, const std::string& x) { return n.second < x; });
-    names_.insert(at, {key, std::move(name)});
+    names_.emplace_back(key, t.to_string());
+    named = names_.end() - 1;
   }
-  types_.push_back(QueryType{key});
-  // A type's rank in names_ is its name order; a name inserted above moves the ranks after it.
-  for (QueryType& type : types_) {
-    type.name = static_cast<uint32_t>(
-        std::find_if(names_.begin(), names_.end(), [&](const auto& n) { return n.first == type.key; }) - names_.begin());
-  }
-  by_name_.push_back(static_cast<uint32_t>(types_.size() - 1));
-  std::sort(by_name_.begin(), by_name_.end(), [&](uint32_t a, uint32_t b) { return types_[a].name < types_[b].name; });
-  count_.resize(types_.size());
-  return static_cast<uint32_t>(types_.size() - 1);
+  const mapper::PlanMapper::TypeNameId id = pm_->intern_type_name(named->second);
+  known_.push_back(KnownType{key, id});
+  if (id_names_.size() <= id) id_names_.resize(id + 1);
+  id_names_[id] = named->second;
+  by_name_.insert(std::upper_bound(by_name_.begin(), by_name_.end(), id,
+                                   [&](auto a, auto b) { return id_names_[a] < id_names_[b]; }),
+                  id);
+  return id;
 }
 
 void SchemaLister::check_columns(const std::vector<ColumnId>& outputs) const {
@@ -166,7 +170,7 @@ void SchemaLister::check_columns(const std::vector<ColumnId>& outputs) const {
 }
 
 mapper::PlanMapper::SchemaId SchemaLister::cache_miss(uint64_t packed) {
-  const mapper::PlanMapper::SchemaId id = intern([&](uint32_t k) { return (packed >> (8 * k)) & 0xFF; });
+  const mapper::PlanMapper::SchemaId id = intern([&](uint32_t k) { return k < 8 ? (packed >> (8 * k)) & 0xFF : 0; });
   if (2 * (cache_used_.size() + 1) > cache_.size()) grow_cache();
   const size_t mask = cache_.size() - 1;
   size_t i = cache_slot(packed, mask);
@@ -194,7 +198,7 @@ mapper::PlanMapper::SchemaId SchemaLister::intern_listed(const std::vector<Colum
   check_columns(outputs);
   for (ColumnId c : outputs)
     if (increment_[c] == 0) learn(c);
-  std::fill(count_.begin(), count_.end(), 0u);
+  count_.assign(id_names_.size(), 0u);
   for (ColumnId c : outputs) ++count_[type_of_column_[c]];
   return intern([&](uint32_t k) { return count_[k]; });
 }
@@ -203,12 +207,9 @@ template <class Count>
 mapper::PlanMapper::SchemaId SchemaLister::intern(Count count) {
   // The sorted list of type names as one run per type: a handful of runs however many columns.
   runs_.clear();
-  for (uint32_t k : by_name_) {
-    const auto n = static_cast<uint32_t>(count(k));
-    if (n == 0) continue;
-    QueryType& type = types_[k];
-    if (type.id == kNotInterned) type.id = pm_->intern_type_name(names_[type.name].second);
-    runs_.push_back({type.id, n});
+  for (mapper::PlanMapper::TypeNameId id : by_name_) {
+    const auto n = static_cast<uint32_t>(count(id));
+    if (n != 0) runs_.push_back({id, n});
   }
   return pm_->intern_schema_runs(runs_);
 }

@@ -299,6 +299,36 @@ TEST(PlanMapperTest, ConnectRecordsWhatLinkRecords) {
   EXPECT_EQ(m.refused_links().size(), 2u);
 }
 
+// clear() keeps a small dictionary of type names and schemas, ids and all (dictionary() unchanged), and drops a large
+// one (a new dictionary()); a moved-from mapper has a new, empty dictionary. Every mapper's dictionary() differs.
+TEST(PlanMapperTest, ClearKeepsASmallDictionaryAndSaysWhenItDropsOne) {
+  PlanMapper m;
+  const PlanMapper::TypeNameId date = m.intern_type_name("DATE"), bigint = m.intern_type_name("BIGINT");
+  const PlanMapper::TypeRun runs[] = {{bigint, 2}, {date, 1}};
+  const PlanMapper::SchemaId schema = m.intern_schema_runs(runs);
+  const uint64_t before = m.dictionary();
+  m.add(EntityKind::Logical, "a", {"BIGINT"});
+  m.clear();
+  EXPECT_EQ(m.size(), 0u);
+  EXPECT_EQ(m.dictionary(), before);
+  EXPECT_EQ(m.intern_type_name("BIGINT"), bigint);
+  EXPECT_EQ(m.intern_schema_runs(runs), schema);
+  const EntityId e = m.add_numbered(EntityKind::Physical, "Scan", 1, schema);
+  EXPECT_EQ(m.schema(e), (std::vector<std::string>{"BIGINT", "BIGINT", "DATE"}));
+
+  for (size_t i = 0; i <= PlanMapper::kKeptTypeNames; ++i) m.intern_type_name("T" + std::to_string(i));
+  m.clear();
+  EXPECT_NE(m.dictionary(), before);
+  EXPECT_EQ(m.intern_type_name("VARCHAR"), 0u);  // numbering starts again
+
+  PlanMapper other;
+  EXPECT_NE(other.dictionary(), m.dictionary());
+  const uint64_t moved = m.dictionary();
+  PlanMapper taker(std::move(m));
+  EXPECT_EQ(taker.dictionary(), moved);
+  EXPECT_NE(m.dictionary(), moved);  // NOLINT(bugprone-use-after-move): the moved-from state is what is tested
+}
+
 // connect_signatures (one call for all of a query's signature links, with a shortcut for a signature seen for the
 // first time) makes the same groups, links, labels and refusals as connect() to signature() link by link: random
 // entities of three schemas (or none), some grouped beforehand, linked to keys drawn from a small pool so that most
