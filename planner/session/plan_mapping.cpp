@@ -49,10 +49,11 @@ class SchemaLister {
     uint64_t packed = 0;  // 0: empty (an operator with columns has a non-zero count)
     mapper::PlanMapper::SchemaId schema;
   };
-  /// A type the mapper's dictionary has named: its key and name id.
+  /// A type the mapper's dictionary has named: its key, name id and name (index into names_).
   struct KnownType {
     uint32_t key;
     mapper::PlanMapper::TypeNameId id;
+    uint32_t name;
   };
 
   /// Equal keys for equal types (precision and scale only count for DECIMAL), hence for equal names.
@@ -90,15 +91,15 @@ class SchemaLister {
 
   static constexpr uint64_t kUnpackable = 1;
 
-  // Every type seen on this thread: {type_key, name}. A handful: kept so that types are named
-  // without formatting or allocating.
+  // Every type seen on this thread: {type_key, name}, only appended to. A handful: kept so that
+  // types are named without formatting or allocating.
   std::vector<std::pair<uint32_t, std::string>> names_;
 
   // The mapper's dictionary: what is known of it, valid while pm_->dictionary() == dictionary_.
   uint64_t dictionary_ = 0;
   std::vector<KnownType> known_;            // the types this lister has named in it
-  std::vector<std::string> id_names_;       // by type name id (those in known_; others empty)
-  std::vector<mapper::PlanMapper::TypeNameId> by_name_;  // known_ ids in name order
+  std::vector<uint32_t> by_name_;           // indices into known_, in name order
+  uint32_t id_bound_ = 0;                   // 1 + the largest id in known_
   std::vector<CacheSlot> cache_;            // packed counts -> schema, open addressing, at most half full
   std::vector<uint32_t> cache_used_;        // its filled slots
 
@@ -126,8 +127,8 @@ void SchemaLister::start(const PlanContext& ctx, mapper::PlanMapper& pm) {
     // Another mapper, or one whose dictionary was dropped: its ids mean nothing to this cache.
     dictionary_ = pm.dictionary();
     known_.clear();
-    id_names_.clear();
     by_name_.clear();
+    id_bound_ = 0;
     for (uint32_t slot : cache_used_) cache_[slot] = CacheSlot{};
     cache_used_.clear();
   }
@@ -151,12 +152,11 @@ mapper::PlanMapper::TypeNameId SchemaLister::type_name_id(uint32_t key, const Da
     named = names_.end() - 1;
   }
   const mapper::PlanMapper::TypeNameId id = pm_->intern_type_name(named->second);
-  known_.push_back(KnownType{key, id});
-  if (id_names_.size() <= id) id_names_.resize(id + 1);
-  id_names_[id] = named->second;
-  by_name_.insert(std::upper_bound(by_name_.begin(), by_name_.end(), id,
-                                   [&](auto a, auto b) { return id_names_[a] < id_names_[b]; }),
-                  id);
+  known_.push_back(KnownType{key, id, static_cast<uint32_t>(named - names_.begin())});
+  id_bound_ = std::max(id_bound_, id + 1);
+  auto name_less = [&](uint32_t a, uint32_t b) { return names_[known_[a].name].second < names_[known_[b].name].second; };
+  const auto k = static_cast<uint32_t>(known_.size() - 1);
+  by_name_.insert(std::upper_bound(by_name_.begin(), by_name_.end(), k, name_less), k);
   return id;
 }
 
@@ -198,7 +198,7 @@ mapper::PlanMapper::SchemaId SchemaLister::intern_listed(const std::vector<Colum
   check_columns(outputs);
   for (ColumnId c : outputs)
     if (increment_[c] == 0) learn(c);
-  count_.assign(id_names_.size(), 0u);
+  count_.assign(id_bound_, 0u);
   for (ColumnId c : outputs) ++count_[type_of_column_[c]];
   return intern([&](uint32_t k) { return count_[k]; });
 }
@@ -207,7 +207,8 @@ template <class Count>
 mapper::PlanMapper::SchemaId SchemaLister::intern(Count count) {
   // The sorted list of type names as one run per type: a handful of runs however many columns.
   runs_.clear();
-  for (mapper::PlanMapper::TypeNameId id : by_name_) {
+  for (uint32_t k : by_name_) {
+    const mapper::PlanMapper::TypeNameId id = known_[k].id;
     const auto n = static_cast<uint32_t>(count(id));
     if (n != 0) runs_.push_back({id, n});
   }

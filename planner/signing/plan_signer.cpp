@@ -159,6 +159,9 @@ template <class T>
   mapper::detail::append(v, x);
 }
 
+std::string_view kind_text(const LogicalOperator& op) { return logical_kind_text(op.kind); }
+std::string_view kind_text(const PhysicalOperator& op) { return physical_kind_text(op.kind); }
+
 bool inner_join(const LogicalOperator& o) {
   return o.kind == LogicalKind::Join && o.as<LogicalJoin>().type == LogicalJoinType::Inner;
 }
@@ -683,22 +686,25 @@ void PlanSigner::define_outputs(const LogicalOperator& op, const Slot& slot) {
   }
 }
 
-PlanSigner::Slot& PlanSigner::signed_slot(const LogicalOperator& op, bool templ) {
-  Slot& slot = t_->logical.get(op.id);  // stays where it is while the children are signed
+const LogicalOperator* PlanSigner::producer_of(const LogicalOperator& op) const {
+  if (op.kind != LogicalKind::CteRef) return nullptr;
+  // A reference signs as reading the producer's rows.
+  const auto i = static_cast<size_t>(op.as<LogicalCteRef>().cte_index);
+  return i < ctes_.size() ? ctes_[i] : nullptr;
+}
+
+template <class Op>
+PlanSigner::Slot& PlanSigner::signed_slot_of(const Op& op, bool templ) {
+  constexpr bool logical = std::is_same_v<Op, LogicalOperator>;
+  SlotTable& slots = logical ? t_->logical : t_->physical;
+  Slot& slot = slots.get(op.id);  // stays where it is while the children are signed
   if (slot.valid) {
-    if (templ && !slot.templ_valid) sign_template(op, slot);
+    if (templ && !slot.templ_valid) sign_template_of(op, slot);
     return slot;
   }
-  for (auto& c : op.children) signed_slot(*c, templ);
-  const LogicalOperator* producer = nullptr;
-  if (op.kind == LogicalKind::CteRef) {
-    // A reference signs as reading the producer's rows.
-    size_t i = static_cast<size_t>(op.as<LogicalCteRef>().cte_index);
-    if (i < ctes_.size() && ctes_[i]) {
-      producer = ctes_[i];
-      signed_slot(*producer, templ);
-    }
-  }
+  for (auto& c : op.children) signed_slot_of(*c, templ);
+  const Op* producer = producer_of(op);
+  if (producer) signed_slot_of(*producer, templ);
   sc_ = &scratch(depth_);
   // Every input is signed (cached now): collect their signatures without recursing.
   Scratch& sc = *sc_;
@@ -710,35 +716,37 @@ PlanSigner::Slot& PlanSigner::signed_slot(const LogicalOperator& op, bool templ)
     if (templ) push(sc.templ_children, s.sigs.templ);
     children_same = children_same && s.templ_valid && s.sigs.templ == s.sigs.exact;
   };
-  for (auto& c : op.children) add(*t_->logical.find(c->id));
-  if (producer) add(*t_->logical.find(producer->id));
-  sign_form(op, logical_kind_text(op.kind), slot, templ, children_same);
-  slot.sigs.join_set = join_set(op);
+  for (auto& c : op.children) add(*slots.find(c->id));
+  if (producer) add(*slots.find(producer->id));
+  sign_form(op, kind_text(op), slot, templ, children_same);
+  if constexpr (logical) slot.sigs.join_set = join_set(op);
+  else slot.sigs.join_set.reset();
   slot.valid = true;
   define_outputs(op, slot);
   last_conj_.reset();
   return slot;
 }
 
-void PlanSigner::sign_template(const LogicalOperator& op, Slot& slot) {
-  for (auto& c : op.children) sign(*c);
-  const LogicalOperator* producer = nullptr;
-  if (op.kind == LogicalKind::CteRef) {
-    size_t i = static_cast<size_t>(op.as<LogicalCteRef>().cte_index);
-    if (i < ctes_.size() && ctes_[i]) {
-      producer = ctes_[i];
-      sign(*producer);
-    }
-  }
+template <class Op>
+void PlanSigner::sign_template_of(const Op& op, Slot& slot) {
+  SlotTable& slots = std::is_same_v<Op, LogicalOperator> ? t_->logical : t_->physical;
+  for (auto& c : op.children) signed_slot_of(*c, true);
+  const Op* producer = producer_of(op);
+  if (producer) signed_slot_of(*producer, true);
   sc_ = &scratch(depth_);
   Scratch& sc = *sc_;
   sc.templ_children.clear();
-  for (auto& c : op.children) sc.templ_children.push_back(t_->logical.find(c->id)->sigs.templ);
-  if (producer) sc.templ_children.push_back(t_->logical.find(producer->id)->sigs.templ);
-  slot.sigs.templ = template_form_signature(op, logical_kind_text(op.kind));
+  for (auto& c : op.children) sc.templ_children.push_back(slots.find(c->id)->sigs.templ);
+  if (producer) sc.templ_children.push_back(slots.find(producer->id)->sigs.templ);
+  slot.sigs.templ = template_form_signature(op, kind_text(op));
   slot.templ_valid = true;
   last_conj_.reset();
 }
+
+PlanSigner::Slot& PlanSigner::signed_slot(const LogicalOperator& op, bool templ) { return signed_slot_of(op, templ); }
+PlanSigner::Slot& PlanSigner::signed_slot(const PhysicalOperator& op, bool templ) { return signed_slot_of(op, templ); }
+
+
 
 const NodeSignatures& PlanSigner::sign(const LogicalOperator& op) { return signed_slot(op, true).sigs; }
 
@@ -808,42 +816,7 @@ void PlanSigner::define_outputs(const PhysicalOperator& op, const Slot& slot) {
   }
 }
 
-PlanSigner::Slot& PlanSigner::signed_slot(const PhysicalOperator& op, bool templ) {
-  Slot& slot = t_->physical.get(op.id);  // stays where it is while the children are signed
-  if (slot.valid) {
-    if (templ && !slot.templ_valid) sign_template(op, slot);
-    return slot;
-  }
-  for (auto& c : op.children) signed_slot(*c, templ);
-  sc_ = &scratch(depth_);
-  Scratch& sc = *sc_;
-  sc.exact_children.clear();
-  sc.templ_children.clear();
-  bool children_same = true;
-  for (auto& c : op.children) {
-    const Slot& s = *t_->physical.find(c->id);
-    push(sc.exact_children, s.sigs.exact);
-    if (templ) push(sc.templ_children, s.sigs.templ);
-    children_same = children_same && s.templ_valid && s.sigs.templ == s.sigs.exact;
-  }
-  sign_form(op, physical_kind_text(op.kind), slot, templ, children_same);
-  slot.sigs.join_set.reset();
-  slot.valid = true;
-  define_outputs(op, slot);
-  last_conj_.reset();
-  return slot;
-}
 
-void PlanSigner::sign_template(const PhysicalOperator& op, Slot& slot) {
-  for (auto& c : op.children) sign(*c);
-  sc_ = &scratch(depth_);
-  Scratch& sc = *sc_;
-  sc.templ_children.clear();
-  for (auto& c : op.children) sc.templ_children.push_back(t_->physical.find(c->id)->sigs.templ);
-  slot.sigs.templ = template_form_signature(op, physical_kind_text(op.kind));
-  slot.templ_valid = true;
-  last_conj_.reset();
-}
 
 const NodeSignatures& PlanSigner::sign(const PhysicalOperator& op) { return signed_slot(op, true).sigs; }
 

@@ -174,9 +174,14 @@ class PlanSigner {
   /// template when `templ` or when it is the exact signature.
   Slot& signed_slot(const LogicalOperator& op, bool templ);
   Slot& signed_slot(const PhysicalOperator& op, bool templ);
+  template <class Op>
+  Slot& signed_slot_of(const Op& op, bool templ);
   /// Computes the template of a node signed without it, its children's first (their digests again).
-  void sign_template(const LogicalOperator& op, Slot& slot);
-  void sign_template(const PhysicalOperator& op, Slot& slot);
+  template <class Op>
+  void sign_template_of(const Op& op, Slot& slot);
+  /// The plan a CTE reference reads (its last input), else nullptr.
+  const LogicalOperator* producer_of(const LogicalOperator& op) const;
+  static const PhysicalOperator* producer_of(const PhysicalOperator&) { return nullptr; }
 
   /// Both digests of a column's lineage (a pending template digest is computed first).
   const Digests& lineage_digests(ColumnId id);
@@ -243,7 +248,7 @@ class PlanSigner {
     std::vector<uint32_t> base;
     uint32_t epoch = 0;  // of the last signer that used the tables
     std::vector<JoinSetSlot> join_sets;       // by node id
-    std::vector<PendingLineage> pending;      // by LineageSlot::pending_index
+    std::vector<PendingLineage> pending;      // LineageSlot::pending - 1 indexes it
     std::vector<sig::Signature> join_preds;   // scratch: one join's own predicate digests
     void reset();
   };
