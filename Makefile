@@ -4,8 +4,12 @@ DEBUG_BUILD ?= build-debug
 SF ?= 0.1
 JOBS ?= $(shell nproc)
 DEMO_DATA ?= $(BUILD)/data/tpch-sf$(SF)-skew
+# libFuzzer targets: a separate clang++ build tree with ASan + UBSan (tests/fuzz/README.md).
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 300
+RANDOM_QUERIES ?= 5000
 
-.PHONY: all deps configure build test demo bench debug clean format
+.PHONY: all deps configure build test demo bench debug clean format fuzz-build fuzz
 
 all: build
 
@@ -13,12 +17,28 @@ deps:
 	@bash scripts/install-deps.sh
 
 configure:
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DHINDSIGHT_FUZZ_BUILD_DIR=$(abspath $(FUZZ_BUILD)) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-test: deps build
+fuzz-build: deps
+	@cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DHINDSIGHT_FUZZ=ON >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target hindsight_fuzzers
+
+# Each target for FUZZ_SECONDS under ASan + UBSan (the corpus grows in $(FUZZ_BUILD)/fuzz/<target>/corpus and is
+# kept between runs; findings land in $(FUZZ_BUILD)/fuzz/<target>/artifacts), then RANDOM_QUERIES randomized
+# differential queries with a random seed (printed, so a failure can be replayed with --seed).
+fuzz: fuzz-build build
+	@failed=""; for t in sql csv catalog; do \
+	  bash tests/fuzz/run_fuzz.sh $(FUZZ_BUILD)/fuzz_$$t tests/fuzz/corpus/$$t $(FUZZ_BUILD)/fuzz/$$t \
+	    -max_total_time=$(FUZZ_SECONDS) || failed="$$failed $$t"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: findings in:$$failed (see $(FUZZ_BUILD)/fuzz/<target>/artifacts)"; exit 1; fi
+	@python3 tests/random/run_random.py --bin $(BUILD)/hindsight --workdir $(BUILD)/random-fuzz \
+	  --queries $(RANDOM_QUERIES) --jobs $(JOBS)
+
+test: deps build fuzz-build
 	@bash scripts/check-layering.sh
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
@@ -37,4 +57,4 @@ format:
 	@find planner signatures mapper stats_store reexec cli bench tests -name '*.[ch]pp' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD) $(DEBUG_BUILD)
+	rm -rf $(BUILD) $(DEBUG_BUILD) $(FUZZ_BUILD)

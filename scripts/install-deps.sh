@@ -14,6 +14,7 @@ PACKAGES=(
   libxxhash-dev               # XXH3-128 signatures
   nlohmann-json3-dev          # catalog.json and JSON output
   python3                     # test and benchmark drivers (stdlib sqlite3 is the oracle)
+  clang libclang-rt-14-dev    # libFuzzer targets (build-fuzz): clang++ and libclang_rt.fuzzer/asan/ubsan
 )
 
 missing=()

@@ -1,0 +1,1 @@
+SELECT n_nme FROM nation

@@ -1,0 +1,3 @@
+SELECT r_name, n_name
+FROM region JOIN nation ON n_regionkey = r_regionkey
+WHERE r_nme = 'ASIA'

@@ -1,0 +1,1 @@
+SELECT nation.n_nme FROM nation

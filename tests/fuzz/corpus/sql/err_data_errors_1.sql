@@ -1,0 +1,1 @@
+SELECT n_nationkey / 0 FROM nation

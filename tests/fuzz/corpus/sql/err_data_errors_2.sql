@@ -1,0 +1,1 @@
+SELECT n_nationkey / (n_regionkey - n_regionkey) FROM nation

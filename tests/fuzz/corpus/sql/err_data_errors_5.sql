@@ -1,0 +1,1 @@
+SELECT CAST('x' AS INTEGER) FROM region

@@ -1,0 +1,1 @@
+SELEC n_name FROM nation

@@ -1,0 +1,1 @@
+SELECT n_name, FROM nation

@@ -1,0 +1,1 @@
+SELECT sum(n_name) FROM nation

@@ -1,0 +1,1 @@
+SELECT avg(o_orderdate) FROM orders

@@ -1,0 +1,1 @@
+SELECT count(*) FROM orders WHERE o_orderdate = 19950101

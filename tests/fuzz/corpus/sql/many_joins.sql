@@ -1,0 +1,1 @@
+SELECT count(*) FROM lineitem, orders, customer, nation, region, supplier, part, partsupp WHERE l_orderkey = o_orderkey AND o_custkey = c_custkey AND c_nationkey = n_nationkey AND n_regionkey = r_regionkey AND s_nationkey = n_nationkey AND p_partkey = l_partkey AND ps_partkey = p_partkey AND ps_suppkey = s_suppkey

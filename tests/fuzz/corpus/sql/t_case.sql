@@ -1,0 +1,1 @@
+SELECT CASE WHEN d > 0 THEN 'pos' WHEN d < 0 THEN 'neg' ELSE NULL END, coalesce(s, ''), nullif(i, 3), CAST(m AS DOUBLE) FROM t ORDER BY 1 NULLS FIRST, 2 DESC LIMIT 3 OFFSET 1

@@ -1,0 +1,1 @@
+SELECT n_nationkey FROM nation UNION SELECT r_regionkey FROM region UNION ALL SELECT CAST(NULL AS BIGINT)

@@ -1,0 +1,58 @@
+#pragma once
+// Shared by the libFuzzer targets: what counts as a finding, and a scratch folder per process.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <string>
+
+#include "planner/common/error.hpp"
+
+namespace hindsight::fuzz {
+
+/// A defect the target found by itself (not a sanitizer report): print it and abort, so libFuzzer
+/// saves the input as a crash.
+[[noreturn]] inline void finding(const std::string& what) {
+  std::fprintf(stderr, "\n==== hindsight fuzz finding: %s\n", what.c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+
+/// Runs `fn`: a hindsight::Error is the expected outcome of a bad input and is swallowed; any other
+/// exception escaping the engine is a finding (the CLI would report it as INTERNAL at best).
+template <class Fn>
+void expect_only_hindsight_errors(const char* stage, Fn&& fn) {
+  try {
+    fn();
+  } catch (const Error&) {
+  } catch (const std::exception& e) {
+    finding(std::string(stage) + ": non-hindsight exception escaped: " + e.what());
+  }
+}
+
+/// A scratch folder for this process under /dev/shm when it exists (fsync and rename cost nothing
+/// there), removed at exit. Never destroyed (exit handlers run after function-local statics die).
+inline const std::string& scratch_dir(const char* target) {
+  static const std::string& dir = *[target] {
+    std::filesystem::path base = std::filesystem::exists("/dev/shm") ? std::filesystem::path("/dev/shm")
+                                                                     : std::filesystem::temp_directory_path();
+    auto* d = new std::string((base / (std::string("hindsight-fuzz-") + target + "-" + std::to_string(getpid())))
+                                  .string());
+    std::filesystem::remove_all(*d);
+    std::filesystem::create_directories(*d);
+    return d;
+  }();
+  static const bool registered = [] {
+    std::atexit([] {
+      std::error_code ec;
+      std::filesystem::remove_all(scratch_dir(nullptr), ec);
+    });
+    return true;
+  }();
+  (void)registered;
+  return dir;
+}
+
+}  // namespace hindsight::fuzz
