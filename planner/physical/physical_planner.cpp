@@ -175,8 +175,11 @@ PhysicalPtr PhysicalPlanner::plan_node(const LogicalOperator& op, int64_t limit_
       }
       for (auto& k : kids) {
         // A replicated input would be read on every worker: spread it once instead.
-        if (!all_single && k->distribution.is_single_instance())
-          k = exchange(std::move(k), ExchangeKind::Repartition, {k->outputs[0]});
+        if (!all_single && k->distribution.is_single_instance()) {
+          // The key is read before k is moved from (argument evaluation order is unspecified).
+          ColumnId key = k->outputs[0];
+          k = exchange(std::move(k), ExchangeKind::Repartition, {key});
+        }
         u->children.push_back(std::move(k));
       }
       u->outputs = op.outputs;
