@@ -52,3 +52,6 @@ add_test(NAME differential_materialized_ctes
           --sf 0.01 --workdir ${HINDSIGHT_UNIFORM_DATA} --jobs 2 --set cte_materialization=always --only "cte_|q15")
 set_tests_properties(differential_materialized_ctes PROPERTIES
   FIXTURES_REQUIRED tpch_uniform TIMEOUT 900 PROCESSORS 2)
+
+# Random queries over a small dataset with NULLs, against SQLite and by ternary logic partitioning.
+include(${CMAKE_SOURCE_DIR}/tests/random/random.cmake)

@@ -1,0 +1,1 @@
+SELECT 'Á' FROM nation

@@ -1,0 +1,7 @@
+# Randomized differential queries (tests/random/run_random.py); included by tests/tests.cmake.
+# A fixed seed, so a failure here replays with the command the test prints. `make fuzz` runs many more with a
+# random seed.
+add_test(NAME random_differential
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/random/run_random.py --bin $<TARGET_FILE:hindsight>
+          --workdir ${CMAKE_BINARY_DIR}/testdata/random --seed 1 --queries 500 --jobs 2)
+set_tests_properties(random_differential PROPERTIES TIMEOUT 600 PROCESSORS 2)
