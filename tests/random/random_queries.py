@@ -94,6 +94,9 @@ class Generator:
         self.rng = rng
         self.alias_counter = 0
         self.alias_table: dict[str, str] = {}
+        # SQLite computes DECIMAL in doubles: 12.34 + 5 is not 17.34 there. Where values are compared for
+        # equality (predicates, group keys, DISTINCT, UNION) only DECIMAL operations exact in binary are used.
+        self.exact = False
 
     # ----------------------------------------------------------------------------------------- helpers
     def chance(self, p: float) -> bool:
@@ -159,11 +162,12 @@ class Generator:
             if c == "length":
                 return f"length({self.expr(scope, 'str', d)})"
         elif kind == "dec":
-            c = self.pick(["plus_int", "times", "minus", "coalesce", "nullif", "case", "abs"])
+            c = self.pick(["times", "coalesce", "nullif", "case", "abs"] if self.exact else
+                          ["plus_int", "times", "minus", "coalesce", "nullif", "case", "abs"])
             if c == "plus_int":
                 return f"({self.expr(scope, 'dec', d)} + {self.expr(scope, 'int', d)})"
             if c == "times":
-                return f"({self.expr(scope, 'dec', d)} * {self.pick(['2', '3', '-1'])})"
+                return f"({self.expr(scope, 'dec', d)} * {self.pick(['2', '-1'] if self.exact else ['2', '3', '-1'])})"
             if c == "minus":
                 return f"({self.expr(scope, 'dec', d)} - {self.expr(scope, 'dec', d)})"
             if c == "abs":
@@ -198,6 +202,13 @@ class Generator:
                 f"ELSE {self.expr(scope, kind, d)} END")
 
     def pred(self, scope: list[str], depth: int = 2) -> str:
+        saved, self.exact = self.exact, True
+        try:
+            return self._pred(scope, depth)
+        finally:
+            self.exact = saved
+
+    def _pred(self, scope: list[str], depth: int) -> str:
         r = self.rng.random()
         d = depth - 1
         if depth > 0 and r < 0.25:
@@ -354,7 +365,14 @@ class Generator:
             terms.append(self.subquery_term(scope))
         return terms
 
-    def plain(self, kinds: Optional[list[str]] = None) -> Query:
+    def plain(self, kinds: Optional[list[str]] = None, exact: bool = False) -> Query:
+        saved, self.exact = self.exact, exact
+        try:
+            return self._plain(kinds)
+        finally:
+            self.exact = saved
+
+    def _plain(self, kinds: Optional[list[str]]) -> Query:
         steps, scope, where = self.from_clause()
         free = kinds is None  # a union side must keep the given column kinds
         if kinds is None:
@@ -370,7 +388,9 @@ class Generator:
         keys = []
         for _ in range(self.rng.randint(1, 2)):
             k = self.pick(["int", "int", "str", "date", "dec", "bool"])
+            self.exact = True
             keys.append((self.col(scope, k) if self.chance(0.75) else self.expr(scope, k, 1), k))
+            self.exact = False
         aggs = [self.aggregate(scope) for _ in range(self.rng.randint(1, 3))]
         items = keys + [(a, k) for a, k, _ in aggs]
         having = []
@@ -399,11 +419,11 @@ class Generator:
         if c == "global":
             return self.global_aggregate()
         if c == "distinct":
-            q = self.plain()
+            q = self.plain(exact=True)
             q.distinct = True
             return q
         kinds = [self.pick(VALUE_KINDS[:-1]) for _ in range(self.rng.randint(1, 3))]
-        return Union(self.plain(kinds), self.plain(kinds), self.chance(0.5))
+        return Union(self.plain(kinds, exact=True), self.plain(kinds, exact=True), self.chance(0.5))
 
     def predicate_for(self, q: Query) -> str:
         return self.pred(q.predicate_scope, 2)
