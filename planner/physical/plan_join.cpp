@@ -208,7 +208,9 @@ PhysicalPtr PhysicalPlanner::plan_join(const LogicalOperator& op) {
     out = Distribution::single();
   } else if (B.kind == StreamDistribution::Replicated && !needs_partitioned) {
     hj->join_distribution = JoinDistribution::Reference;
-  } else if (colocated(P, pkeys, B, bkeys)) {
+  } else if (type != JoinType::NullAwareAnti && colocated(P, pkeys, B, bkeys)) {
+    // Not for NOT IN: "the build side holds a NULL" and "the build side is empty" are properties
+    // of the whole build side, which a worker holding one bucket of it cannot decide.
     hj->join_distribution = JoinDistribution::Colocated;
   } else {
     // Broadcast the build side, or repartition. The foundation planner broadcasts a small build

@@ -6,6 +6,7 @@
 #include "planner/optimizer/cardinality_model.hpp"
 #include "planner/optimizer/cost_based_join_order.hpp"
 #include "planner/optimizer/stats/table_statistics_store.hpp"
+#include "planner/session/query_limits.hpp"
 
 namespace hindsight {
 
@@ -17,7 +18,7 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 
 std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, const std::string& sql,
                                              const Settings& settings, bool sign_plans,
-                                             const stats::StatsSource* observed) {
+                                             const stats::StatsSource* observed, QueryLimits* limits) {
   auto t0 = std::chrono::steady_clock::now();
   auto cq = std::make_unique<CompiledQuery>();
   cq->sql = sql;
@@ -46,7 +47,10 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
   std::map<std::string, TablePtr> tables;
   auto table = [&](const std::string& name) -> const TablePtr& {
     auto it = tables.find(name);
-    if (it == tables.end()) it = tables.emplace(name, db.table(name)).first;
+    if (it == tables.end()) {
+      LoadInfo info;
+      it = tables.emplace(name, db.table(name, info, limits)).first;
+    }
     return it->second;
   };
   CardinalityModel model([&](const TableDef& def) { return static_cast<double>(table(def.name)->row_count); });
@@ -57,8 +61,10 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
     const ColumnInfo& info = cq->ctx.column(id);
     if (info.base_table.empty()) return nullptr;
     auto it = table_stats.find(info.base_table);
-    if (it == table_stats.end())
+    if (it == table_stats.end()) {
       it = table_stats.emplace(info.base_table, table_statistics(db, *table(info.base_table))).first;
+      if (limits) limits->check_deadline("analyzing table '" + info.base_table + "'");
+    }
     return it->second ? it->second->column(info.base_column) : nullptr;
   });
   model.set_stats_source(observed, &cq->ctx, [&](PlanSigner& s) {
@@ -105,14 +111,16 @@ size_t ExecutedQuery::row_count() const {
   return n;
 }
 
-ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings) {
+ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings, QueryLimits* limits) {
   ExecutedQuery out;
-  MemoryTracker memory(settings.memory_limit);
+  std::optional<QueryLimits> own;
+  if (!limits) limits = &own.emplace(settings);
+  MemoryTracker& memory = limits->memory();
   ExecContext ctx;
   ctx.memory = &memory;
   ctx.workers = settings.effective_workers();
   auto t0 = std::chrono::steady_clock::now();
-  if (settings.timeout_ms > 0) ctx.deadline = t0 + std::chrono::milliseconds(settings.timeout_ms);
+  ctx.deadline = limits->deadline();
   FragmentScheduler scheduler(&ctx);
   try {
     std::vector<const PhysicalOperator*> ctes;

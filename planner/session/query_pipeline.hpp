@@ -9,6 +9,7 @@
 #include "planner/exec/exec_builder.hpp"
 #include "planner/physical/physical_planner.hpp"
 #include "planner/rewrite/rule_driver.hpp"
+#include "planner/session/query_limits.hpp"
 #include "planner/session/settings.hpp"
 #include "planner/signing/plan_signer.hpp"
 #include "planner/storage/database.hpp"
@@ -50,10 +51,12 @@ struct CompiledQuery {
 /// SQL query AST -> bound logical plan -> rewritten -> estimated -> physical plan.
 /// `sign_plans` = false skips signing (only for measuring what signing costs: EXPLAIN, groups and
 /// the stats need the signatures). `observed`: statistics the estimator consults by signature
-/// before its model (nullptr: model only).
+/// before its model (nullptr: model only). `limits`: the statement's limits, which the tables it
+/// loads are charged to and checked against (nullptr: loads are unlimited).
 std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, const std::string& sql,
                                              const Settings& settings, bool sign_plans = true,
-                                             const stats::StatsSource* observed = nullptr);
+                                             const stats::StatsSource* observed = nullptr,
+                                             QueryLimits* limits = nullptr);
 
 /// One execution attempt: the rows (or the error) and what every executable operator did.
 struct ExecutedQuery {
@@ -68,8 +71,9 @@ struct ExecutedQuery {
 };
 
 /// Runs the compiled plan. Never throws for query failures: they land in `error`, with the stats of
-/// what ran (operators that did not finish are marked incomplete).
-ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings);
+/// what ran (operators that did not finish are marked incomplete). Runs under `limits` (those of the
+/// statement, already charged with the tables it loaded) or, if nullptr, under fresh limits of `settings`.
+ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings, QueryLimits* limits = nullptr);
 
 /// Rows produced by a physical node during the run: its output exec operator's rows (for an
 /// exchange, the rows that entered it; for a replicated stream, one worker's copy). nullopt when

@@ -42,10 +42,13 @@ StatementResult Session::run_analyze(const sql::AnalyzeStatement& stmt, const st
     batch.columns.emplace_back(type);
   }
   StatisticsCache& cache = statistics_cache(db_);
+  QueryLimits limits(settings_);
   for (const TableDef* def : defs) {
-    TablePtr table = db_.table(def->name);
+    LoadInfo info;
+    TablePtr table = db_.table(def->name, info, &limits);
     const auto started = std::chrono::steady_clock::now();
     auto stats = cache.refresh(*table);
+    limits.check_deadline("analyzing table '" + def->name + "'");
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     batch.columns[0].append_string(def->name);
     batch.columns[1].append_int(static_cast<int64_t>(table->row_count));
@@ -96,10 +99,12 @@ StatementResult Session::run_script(const std::string& sql, bool explain, bool a
         result.analyze = analyze;
         q = stmt->as<sql::SelectStatement>().query.get();
       }
-      // Positions in errors refer to the whole script text.
-      result.compiled = compile_query(db_, *q, sql, settings_);
+      // Positions in errors refer to the whole script text. The statement's limits cover the tables
+      // it loads while compiling as well as its execution.
+      QueryLimits limits(settings_);
+      result.compiled = compile_query(db_, *q, sql, settings_, true, nullptr, &limits);
       if (result.is_explain && !result.analyze) continue;
-      result.executed = execute_query(*result.compiled, settings_);
+      result.executed = execute_query(*result.compiled, settings_, &limits);
       Attempt a;
       a.number = 1;
       a.error = result.executed.error;

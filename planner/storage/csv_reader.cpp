@@ -33,8 +33,10 @@ std::vector<std::string> column_names(const TableDef& def) {
 /// Parses records straight into the bucket each row belongs to (no intermediate batch).
 class CsvTableReader {
  public:
-  CsvTableReader(const std::string& path, const TableDef& def)
-      : def_(def), tok_(path, column_names(def)), key_columns_(distribution_column_indexes(def)) {
+  CsvTableReader(const std::string& path, const TableDef& def, LoadGuard* guard)
+      : def_(def), tok_(path, column_names(def)), key_columns_(distribution_column_indexes(def)), guard_(guard) {
+    for (const auto& c : def.columns)
+      fixed_row_bytes_ += c.type.physical() == PhysicalKind::String ? sizeof(std::string) : sizeof(int64_t);
     buckets_ = def.distribution == DistributionKind::Replicated ? 1 : static_cast<uint32_t>(std::max(def.buckets, 1));
     table_.def = def;
     table_.buckets.resize(buckets_);
@@ -51,6 +53,7 @@ class CsvTableReader {
     while ((fields = tok_.next())) {
       convert_record(*fields);
       if (rows_ == kSampleRows) reserve_estimate();
+      if (guard_ && rows_ % kGuardRows == 0) guard_->check(def_.name, estimated_bytes());
     }
     table_.row_count = rows_;
     return std::move(table_);
@@ -156,6 +159,11 @@ class CsvTableReader {
               fmt::format("column '{}': invalid {} value '{}'", cd.name, cd.type.to_string(), printable_excerpt(text)));
   }
 
+  /// At most the bytes the columns hold so far (their fixed slots, not the string heap): a load is
+  /// refused early only when it certainly cannot fit, and the loader's exact check after the load
+  /// decides the rest, so the outcome does not depend on whether the binary cache was used.
+  int64_t estimated_bytes() const { return static_cast<int64_t>(rows_ * fixed_row_bytes_); }
+
   /// Sizes the bucket columns from the bytes per row seen so far, so that big loads rarely reallocate.
   void reserve_estimate() {
     uint64_t consumed = tok_.consumed();
@@ -171,12 +179,17 @@ class CsvTableReader {
   std::vector<int> key_columns_;
   uint32_t buckets_ = 1;
   uint64_t rows_ = 0;
+  LoadGuard* guard_;
+  static constexpr uint64_t kGuardRows = 8192;
+  uint64_t fixed_row_bytes_ = 0;
   std::string scratch_;
   Table table_;
 };
 
 }  // namespace
 
-Table read_csv_table(const std::string& path, const TableDef& def) { return CsvTableReader(path, def).read(); }
+Table read_csv_table(const std::string& path, const TableDef& def, LoadGuard* guard) {
+  return CsvTableReader(path, def, guard).read();
+}
 
 }  // namespace hindsight

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "planner/catalog/table_def.hpp"
+#include "planner/storage/load_guard.hpp"
 #include "planner/storage/table.hpp"
 
 namespace hindsight {
@@ -14,7 +15,8 @@ namespace hindsight {
 /// - values are parsed per column type (see field_parser.hpp); VARCHAR must be valid UTF-8.
 /// Any problem throws DATA_ERROR with SourcePos{path, line, col} (col: 1-based character column where the field
 /// starts) naming the column and the offending text; an unreadable file throws IO_ERROR.
-/// The result's data_version is left 0 (the loader sets it).
-Table read_csv_table(const std::string& path, const TableDef& def);
+/// The result's data_version is left 0 (the loader sets it). `guard` (optional) is asked every few thousand
+/// rows with a lower estimate of the bytes loaded so far; what it throws ends the load.
+Table read_csv_table(const std::string& path, const TableDef& def, LoadGuard* guard = nullptr);
 
 }  // namespace hindsight

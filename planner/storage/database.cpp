@@ -30,7 +30,7 @@ TablePtr Database::table(const std::string& name) {
   return table(name, info);
 }
 
-TablePtr Database::table(const std::string& name, LoadInfo& info) {
+TablePtr Database::table(const std::string& name, LoadInfo& info, LoadGuard* guard) {
   const TableDef* def = catalog_.find(name);
   if (!def) throw Error(ErrorCode::BIND_ERROR, fmt::format("unknown table '{}'", name));
   Slot& slot = slot_for(*def);
@@ -45,7 +45,9 @@ TablePtr Database::table(const std::string& name, LoadInfo& info) {
     info.stamp = now;
     return slot.table;
   }
-  TablePtr loaded = connector.open_table(catalog_.folder, *def, options_, &info);  // throws: slot keeps the old table
+  LoadOptions options = options_;
+  options.guard = guard;
+  TablePtr loaded = connector.open_table(catalog_.folder, *def, options, &info);  // throws: slot keeps the old table
   slot.table = loaded;
   slot.stamp = info.stamp;
   return loaded;

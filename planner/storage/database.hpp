@@ -28,7 +28,9 @@ class Database {
   TablePtr table(const std::string& name);
 
   /// Like table(), also reporting what the load did (from_cache false and seconds 0 if already loaded).
-  TablePtr table(const std::string& name, LoadInfo& info);
+  /// A load it has to do runs under `guard` (the limits of the statement asking; a table already loaded is
+  /// shared and not charged again).
+  TablePtr table(const std::string& name, LoadInfo& info, LoadGuard* guard = nullptr);
 
  private:
   struct Slot {

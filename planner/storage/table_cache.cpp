@@ -118,7 +118,8 @@ class MappedFile {
   size_t size_ = 0;
 };
 
-std::optional<Table> decode_table(const MappedFile& data, const TableDef& def, const FileStamp& source) {
+std::optional<Table> decode_table(const MappedFile& data, const TableDef& def, const FileStamp& source,
+                                  LoadGuard* guard) {
   if (data.size() < sizeof kMagic + 8) return std::nullopt;
   ByteCursor header(data.data(), data.data() + data.size() - 8);
   if (std::memcmp(header.take(sizeof kMagic), kMagic, sizeof kMagic) != 0) return std::nullopt;
@@ -146,6 +147,7 @@ std::optional<Table> decode_table(const MappedFile& data, const TableDef& def, c
       def.distribution == DistributionKind::Replicated ? 1 : static_cast<uint32_t>(std::max(def.buckets, 1));
   if (nb != expected) return std::nullopt;
   uint64_t total = 0;
+  int64_t bytes = 0;
   t.buckets.resize(nb);
   for (auto& bucket : t.buckets) {
     uint64_t rows = in.get<uint64_t>();
@@ -154,6 +156,7 @@ std::optional<Table> decode_table(const MappedFile& data, const TableDef& def, c
     for (const auto& c : def.columns) {
       bucket.emplace_back(c.type);
       decode_column(in, static_cast<size_t>(rows), bucket.back());
+      if (guard) guard->check(def.name, bytes += static_cast<int64_t>(bucket.back().byte_size()));
     }
   }
   if (total != t.row_count || !in.at_end()) return std::nullopt;
@@ -188,11 +191,12 @@ uint64_t data_version_of(const FileStamp& stamp, const TableDef& def) {
 
 std::string cache_path_for(const std::string& csv_path) { return csv_path + ".hsc"; }
 
-std::optional<Table> read_table_cache(const std::string& cache_path, const TableDef& def, const FileStamp& source) {
+std::optional<Table> read_table_cache(const std::string& cache_path, const TableDef& def, const FileStamp& source,
+                                      LoadGuard* guard) {
   try {
     MappedFile data(cache_path);
     if (!data.ok()) return std::nullopt;
-    return decode_table(data, def, source);
+    return decode_table(data, def, source, guard);
   } catch (const CorruptData&) {
     return std::nullopt;
   } catch (const std::bad_alloc&) {

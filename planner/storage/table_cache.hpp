@@ -4,6 +4,7 @@
 #include <string>
 
 #include "planner/catalog/table_def.hpp"
+#include "planner/storage/load_guard.hpp"
 #include "planner/storage/table.hpp"
 
 namespace hindsight {
@@ -32,8 +33,10 @@ constexpr uint32_t kTableCacheVersion = 1;
 
 /// Reads a cache written by write_table_cache. Returns nullopt (never throws, never trusts) if the file is missing,
 /// truncated, corrupt (checksum), of another format version, or was made from another source stamp or schema.
-/// The table's data_version is set.
-std::optional<Table> read_table_cache(const std::string& cache_path, const TableDef& def, const FileStamp& source);
+/// The table's data_version is set. `guard` (optional) is asked after each decoded column with the bytes decoded so
+/// far; what it throws (MEMORY_LIMIT_EXCEEDED, TIMEOUT) ends the read and propagates.
+std::optional<Table> read_table_cache(const std::string& cache_path, const TableDef& def, const FileStamp& source,
+                                      LoadGuard* guard = nullptr);
 
 /// Writes `table` to `cache_path` atomically (temp file in the same folder, fsync, rename). Returns false and leaves
 /// nothing behind if it cannot (read-only folder, disk full...): the cache is an optimisation only.

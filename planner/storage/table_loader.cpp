@@ -15,6 +15,13 @@ std::string table_source_path(const std::string& folder, const TableDef& def) {
   return folder.back() == '/' ? folder + def.file : folder + "/" + def.file;
 }
 
+size_t table_byte_size(const Table& table) {
+  size_t bytes = 0;
+  for (const auto& bucket : table.buckets)
+    for (const auto& column : bucket) bytes += column.byte_size();
+  return bytes;
+}
+
 TablePtr load_table(const std::string& folder, const TableDef& def, const LoadOptions& options, LoadInfo* info) {
   auto t0 = std::chrono::steady_clock::now();
   LoadInfo local;
@@ -26,17 +33,18 @@ TablePtr load_table(const std::string& folder, const TableDef& def, const LoadOp
                 fmt::format("cannot open '{}' (table '{}'): {}", li.source_path, def.name, std::strerror(errno)));
   std::string cache = cache_path_for(li.source_path);
   auto finish = [&](Table&& t) {
+    if (options.guard) options.guard->check(def.name, static_cast<int64_t>(table_byte_size(t)));
     li.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return std::make_shared<const Table>(std::move(t));
   };
 
   if (options.use_cache) {
-    if (auto cached = read_table_cache(cache, def, li.stamp)) {
+    if (auto cached = read_table_cache(cache, def, li.stamp, options.guard)) {
       li.from_cache = true;
       return finish(std::move(*cached));
     }
   }
-  Table t = read_csv_table(li.source_path, def);
+  Table t = read_csv_table(li.source_path, def, options.guard);
   t.data_version = data_version_of(li.stamp, def);
   // A file that changed while we read it must not be cached under the stamp taken before.
   FileStamp after;

@@ -3,6 +3,7 @@
 
 #include "planner/catalog/table_def.hpp"
 #include "planner/storage/table.hpp"
+#include "planner/storage/load_guard.hpp"
 #include "planner/storage/table_cache.hpp"
 
 namespace hindsight {
@@ -10,6 +11,7 @@ namespace hindsight {
 struct LoadOptions {
   bool use_cache = true;    ///< read "<csv>.hsc" when it matches the CSV and schema
   bool write_cache = true;  ///< write "<csv>.hsc" after loading from CSV
+  LoadGuard* guard = nullptr;  ///< the limits of the statement that triggered the load (none: unlimited)
 };
 
 /// What a load did (for tests, timings and EXPLAIN-style reporting).
@@ -24,8 +26,12 @@ struct LoadInfo {
 /// Path of `def`'s source file: def.file, relative to `folder` unless absolute.
 std::string table_source_path(const std::string& folder, const TableDef& def);
 
+/// In-memory size of a loaded table's columns (what a load charges the statement's memory budget).
+size_t table_byte_size(const Table& table);
+
 /// Loads one table: from its binary cache when valid, else from the CSV (then writes the cache).
-/// Sets row_count and data_version. Throws IO_ERROR (missing/unreadable file) or DATA_ERROR (bad CSV).
+/// Sets row_count and data_version. Throws IO_ERROR (missing/unreadable file) or DATA_ERROR (bad CSV), and
+/// what options.guard throws (MEMORY_LIMIT_EXCEEDED, TIMEOUT) when the load outgrows the statement's limits.
 TablePtr load_table(const std::string& folder, const TableDef& def, const LoadOptions& options = {},
                     LoadInfo* info = nullptr);
 

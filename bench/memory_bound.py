@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Does `memory_limit` bound what a query really uses? (`make bench`, after the TPC-H run.)
+
+    memory_bound.py --bin build/hindsight --data DIR [--slack-mb 32] [--timeout 300]
+
+For each (query, limit) pair, one `hindsight query` process runs with `--set memory_limit=L`,
+and its peak resident set (ru_maxrss from wait4, the same figure `/usr/bin/time -v` prints) is
+compared with
+
+    bound = baseline + L + slack
+
+where baseline is the peak RSS of a process that only loads the same tables (`SELECT count(*)`
+over each of them, no limit). The check passes whether the query succeeds or fails with
+MEMORY_LIMIT_EXCEEDED; any other failure is reported. The table shows, per pair, the outcome,
+the RSS above baseline and its ratio to the limit. Exit status 1 when a pair exceeds its bound.
+The binary cache of every table is warmed first, so loads map the cache rather than parse CSV.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import threading
+
+# (name, SQL, tables it loads). Each stresses a different operator's buffers.
+QUERIES = [
+    ("sort_text", "SELECT l_comment, l_orderkey FROM lineitem ORDER BY l_comment", ["lineitem"]),
+    ("cross_sort", "SELECT l_comment, n_name FROM lineitem, nation ORDER BY l_comment, n_name", ["lineitem", "nation"]),
+    ("group_text", "SELECT l_comment, count(*), max(l_shipdate) FROM lineitem GROUP BY l_comment", ["lineitem"]),
+    ("join_wide", "SELECT count(*), max(o_comment), max(l_comment) FROM lineitem JOIN orders ON l_orderkey = o_orderkey "
+                  "GROUP BY o_custkey", ["lineitem", "orders"]),
+    ("distinct", "SELECT DISTINCT l_comment, l_partkey FROM lineitem", ["lineitem"]),
+]
+LIMITS_MB = [64, 256, 1024]
+
+
+def run(bin_: str, data: str, sql: str, sets: list[str], timeout: float) -> tuple[int, float, str]:
+    """Exit status (-1: killed after `timeout`), peak RSS in MB, the error code ("ok" if none).
+
+    The rows go to /dev/null: holding them here would grow this process, and a forked child counts
+    its parent's resident pages until it execs."""
+    cmd = [bin_, "query", "--data", data]
+    for s in sets:
+        cmd += ["--set", s]
+    cmd.append(sql)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    timer = threading.Timer(timeout, proc.kill)
+    timer.start()
+    err = proc.stderr.read().decode("utf-8", "replace")
+    # wait4 reports this child's own rusage (RUSAGE_CHILDREN would be the maximum over all children).
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    killed = not timer.is_alive()
+    timer.cancel()
+    if killed:
+        return -1, usage.ru_maxrss / 1024.0, "TIMEOUT(script)"
+    code = "ok" if proc.returncode == 0 else (err.split(":", 1)[0].strip() or f"exit {proc.returncode}")
+    return proc.returncode, usage.ru_maxrss / 1024.0, code
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--slack-mb", type=float, default=32.0)
+    ap.add_argument("--timeout", type=float, default=300.0)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    workers = f"workers={args.workers}"
+
+    baselines: dict[tuple[str, ...], float] = {}
+    failures = 0
+    print(f"== memory_limit against peak RSS (bound = tables-only baseline + limit + {args.slack_mb:.0f} MB; {workers})")
+    print(f"{'query':<12} {'limit':>7} {'outcome':<22} {'rss-base':>9} {'/limit':>7}  verdict")
+    for name, sql, tables in QUERIES:
+        key = tuple(tables)
+        if key not in baselines:
+            load_sql = "; ".join(f"SELECT count(*) FROM {t}" for t in tables)
+            run(args.bin, args.data, load_sql, [workers], args.timeout)  # warms the caches
+            rc, rss, _ = run(args.bin, args.data, load_sql, [workers], args.timeout)
+            if rc != 0:
+                print(f"baseline for {tables} failed (exit {rc})")
+                return 1
+            baselines[key] = rss
+        base = baselines[key]
+        for limit in LIMITS_MB:
+            rc, rss, code = run(args.bin, args.data, sql, [workers, f"memory_limit={limit}MB"], args.timeout)
+            above = rss - base
+            bound_ok = rss <= base + limit + args.slack_mb
+            expected_outcome = code in ("ok", "MEMORY_LIMIT_EXCEEDED")
+            verdict = "ok" if bound_ok and expected_outcome else ("OVER BOUND" if not bound_ok else "UNEXPECTED ERROR")
+            failures += verdict != "ok"
+            print(f"{name:<12} {limit:>5}MB {code:<22} {above:>7.0f}MB {above / limit:>7.2f}  {verdict}")
+    print(f"{failures} of {len(QUERIES) * len(LIMITS_MB)} pairs over their bound or failing unexpectedly")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,35 @@
+#pragma once
+#include <chrono>
+#include <map>
+#include <string>
+
+#include "planner/exec/memory_tracker.hpp"
+#include "planner/session/settings.hpp"
+#include "planner/storage/load_guard.hpp"
+
+namespace hindsight {
+
+/// The limits of one statement (`memory_limit`, `timeout`), shared by its compilation and its
+/// execution: the deadline runs from the start of the statement, and the memory budget is charged
+/// by the tables the statement loads (they stay charged until it ends) as well as by its hash tables,
+/// sort buffers and exchange buffers. A table an earlier statement of the process loaded is shared
+/// and not charged again.
+class QueryLimits final : public LoadGuard {
+ public:
+  explicit QueryLimits(const Settings& settings);
+
+  MemoryTracker& memory() { return memory_; }
+  std::chrono::steady_clock::time_point deadline() const { return deadline_; }
+  /// Throws TIMEOUT when the deadline has passed; `doing` names the work ("loading table 'lineitem'").
+  void check_deadline(const std::string& doing) const;
+
+  /// LoadGuard: charges what table `table` grew by since the last call, then checks the deadline.
+  void check(const std::string& table, int64_t bytes) override;
+
+ private:
+  MemoryTracker memory_;
+  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
+  std::map<std::string, int64_t> loaded_;  ///< bytes charged per table being or been loaded
+};
+
+}  // namespace hindsight
