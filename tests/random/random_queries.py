@@ -19,6 +19,7 @@ from typing import Optional
 from random_data import DATES, STRINGS, TABLES
 
 TABLE_ROWS = {name: rows for name, rows, _, _ in TABLES}
+TABLE_ROWS["(derived)"] = 100
 # The hash columns of each table: joins and IN subqueries on them take the co-located plans, so they are
 # picked more often than the other columns.
 DIST_COLUMNS = {name: dist.get("columns", []) for name, _, dist, _ in TABLES}
@@ -33,14 +34,18 @@ CMP_OPS = ["=", "<>", "<", "<=", ">", ">="]
 
 @dataclass
 class FromStep:
-    """One FROM item: the first table, or a join onto what precedes it."""
+    """One FROM item: the first table, or a join onto what precedes it. A derived table (`sub`, its SQL) is
+    written inline, or as a WITH entry named `cte` when that is set."""
     table: str
     alias: str
     join: str = ""           # "" (first), INNER, LEFT, RIGHT, FULL, CROSS, COMMA
     on: list[str] = field(default_factory=list)  # AND-ed ON terms
+    sub: str = ""
+    cte: str = ""
 
     def sql(self) -> str:
-        item = f"{self.table} AS {self.alias}"
+        source = self.cte or (f"({self.sub})" if self.sub else self.table)
+        item = f"{source} AS {self.alias}"
         if not self.join:
             return item
         if self.join == "COMMA":
@@ -63,9 +68,12 @@ class Query:
     tlp_aggregates: list[str] = field(default_factory=list)
     predicate_scope: list[str] = field(default_factory=list)  # aliases a TLP predicate may use
 
-    def render(self, extra_where: Optional[str] = None) -> str:
+    def cte_defs(self) -> list[str]:
+        return [f"{s.cte} AS ({s.sub})" for s in self.steps if s.cte]
+
+    def render(self, extra_where: Optional[str] = None, with_ctes: bool = True) -> str:
         sel = ", ".join(f"{e} AS c{i}" for i, (e, _) in enumerate(self.items))
-        sql = "SELECT " + ("DISTINCT " if self.distinct else "") + sel + " FROM " + "".join(s.sql() for s in self.steps)
+        sql = (with_clause(self.cte_defs()) if with_ctes else "") + "SELECT " + ("DISTINCT " if self.distinct else "") + sel + " FROM " + "".join(s.sql() for s in self.steps)
         where = list(self.where) + ([extra_where] if extra_where else [])
         if where:
             sql += " WHERE " + " AND ".join(where)
@@ -86,7 +94,13 @@ class Union:
     all: bool
 
     def render(self, extra_where: Optional[str] = None) -> str:
-        return self.left.render() + (" UNION ALL " if self.all else " UNION ") + self.right.render()
+        return (with_clause(self.left.cte_defs() + self.right.cte_defs()) + self.left.render(with_ctes=False) +
+                (" UNION ALL " if self.all else " UNION ") + self.right.render(with_ctes=False))
+
+
+def with_clause(defs: list[str]) -> str:
+    """WITH for the CTEs of a statement (they are hoisted to its top: Hindsight takes WITH only there)."""
+    return "WITH " + ", ".join(defs) + " " if defs else ""
 
 
 class Generator:
@@ -94,6 +108,8 @@ class Generator:
         self.rng = rng
         self.alias_counter = 0
         self.alias_table: dict[str, str] = {}
+        self.alias_cols: dict[str, dict[str, list[str]]] = {}
+        self.nesting = 0  # derived tables inside derived tables are not generated
         # SQLite computes DECIMAL in doubles: 12.34 + 5 is not 17.34 there. Where values are compared for
         # equality (predicates, group keys, DISTINCT, UNION) only DECIMAL operations exact in binary are used.
         self.exact = False
@@ -105,25 +121,36 @@ class Generator:
     def pick(self, seq):
         return self.rng.choice(seq)
 
-    def new_alias(self, prefix: str, table: str) -> str:
+    def new_alias(self, prefix: str, table: str, columns: Optional[dict[str, list[str]]] = None) -> str:
         self.alias_counter += 1
         alias = f"{prefix}{self.alias_counter}"
         self.alias_table[alias] = table
+        self.alias_cols[alias] = columns if columns is not None else KIND_COLUMNS
         return alias
+
+    def cols_of(self, alias: str, kind: str) -> list[str]:
+        return self.alias_cols[alias].get(kind, [])
 
     def key_col(self, alias: str, kind: str) -> str:
         """A column of `kind` of alias, its table's hash column when that has the kind and a coin says so."""
-        keys = [c for c in DIST_COLUMNS[self.alias_table[alias]] if c in KIND_COLUMNS[kind]]
+        cols = self.cols_of(alias, kind)
+        if not cols:
+            return self.literal(kind)
+        keys = [c for c in DIST_COLUMNS.get(self.alias_table[alias], []) if c in cols]
         if keys and self.chance(0.6):
             return f"{alias}.{self.pick(keys)}"
-        return f"{alias}.{self.pick(KIND_COLUMNS[kind])}"
+        return f"{alias}.{self.pick(cols)}"
 
     def table(self) -> str:
         names = [n for n, _ in TABLE_WEIGHTS]
         return self.rng.choices(names, weights=[w for _, w in TABLE_WEIGHTS])[0]
 
     def col(self, scope: list[str], kind: str) -> str:
-        return f"{self.pick(scope)}.{self.pick(KIND_COLUMNS[kind])}"
+        having = [a for a in scope if self.cols_of(a, kind)]
+        if not having:
+            return self.literal(kind)
+        a = self.pick(having)
+        return f"{a}.{self.pick(self.cols_of(a, kind))}"
 
     def literal(self, kind: str) -> str:
         if kind == "int":
@@ -253,22 +280,23 @@ class Generator:
     def from_clause(self, max_tables: int = 3) -> tuple[list[FromStep], list[str], list[str]]:
         """FROM steps, the aliases in scope, and WHERE terms that belong to comma joins."""
         n = self.rng.choices([1, 2, 3], weights=[3, 5, 2])[0] if max_tables >= 3 else self.rng.randint(1, max_tables)
-        t = self.table()
-        steps = [FromStep(t, self.new_alias("x", t))]
+        steps = [self.from_item()]
+        t = steps[0].table
         where: list[str] = []
         rows = max(TABLE_ROWS[t], 1)
         group = [steps[0].alias]  # aliases an ON may use (since the last comma)
         comma_seen = False
         for _ in range(n - 1):
-            t = self.table()
-            alias = self.new_alias("x", t)
+            item = self.from_item()
+            t, alias = item.table, item.alias
             kinds = ["INNER", "LEFT", "RIGHT", "FULL", "CROSS", "COMMA"]
             weights = [5, 4, 3, 3, 1, 3]
             if comma_seen:  # a RIGHT/FULL/CROSS after a comma would group differently in SQLite
                 kinds, weights = ["INNER", "LEFT", "COMMA"], [3, 3, 1]
             join = self.rng.choices(kinds, weights=weights)[0]
             product = rows * max(TABLE_ROWS[t], 1)
-            step = FromStep(t, alias, join)
+            step = item
+            step.join = join
             if join in ("CROSS", "COMMA") and product > 20000:
                 join = step.join = "COMMA"
             if join == "COMMA":
@@ -277,7 +305,8 @@ class Generator:
                     where.append(self.equi(self.pick(steps).alias, alias))
                 group = [alias]
             elif join != "CROSS":
-                step.on = [self.equi(self.pick(group), alias) if self.chance(0.85)
+                # Hindsight runs a FULL JOIN only with an equality between its inputs.
+                step.on = [self.equi(self.pick(group), alias) if join == "FULL" or self.chance(0.85)
                            else self.pred(group + [alias], 1)]
                 if self.chance(0.3):
                     step.on.append(self.pred(group + [alias], 1))
@@ -287,6 +316,25 @@ class Generator:
             steps.append(step)
             rows = min(product, rows * 40)
         return steps, [s.alias for s in steps], where
+
+    def from_item(self) -> FromStep:
+        """A base table, or now and then a derived table (inline or as a CTE) over one."""
+        if self.nesting == 0 and self.chance(0.12):
+            self.nesting += 1
+            try:
+                sub = self.grouped() if self.chance(0.4) else self.plain()
+            finally:
+                self.nesting -= 1
+            cols: dict[str, list[str]] = {}
+            for i, k in enumerate(sub.kinds()):
+                cols.setdefault(k, []).append(f"c{i}")
+            alias = self.new_alias("d", "(derived)", cols)
+            step = FromStep("(derived)", alias, sub=sub.render())
+            if self.chance(0.4):
+                step.cte = f"w{alias}"
+            return step
+        t = self.table()
+        return FromStep(t, self.new_alias("x", t))
 
     def equi(self, left: str, right: str) -> str:
         kind = self.rng.choices(["int", "str", "date", "dec"], weights=[8, 2, 1, 1])[0]
@@ -304,8 +352,7 @@ class Generator:
         corr = self.chance(0.15 if c == "in" and neg else 0.5)
         terms = []
         if corr:
-            kind = self.pick(["int", "int", "str"])
-            terms.append(f"{self.key_col(y, kind)} = {self.col(scope, kind)}")
+            terms.append(self.correlation(y, scope))
         if self.chance(0.4):
             terms.append(self.pred(inner, 1))
         where = (" WHERE " + " AND ".join(terms)) if terms else ""
@@ -320,14 +367,25 @@ class Generator:
         arg = "*" if agg == "count" and self.chance(0.5) else f"{y}.{self.pick(KIND_COLUMNS[kind])}"
         return f"{self.expr(scope, 'int', 1)} {self.pick(CMP_OPS)} (SELECT {agg}({arg}) FROM {t} AS {y}{where})"
 
+    def correlation(self, inner: str, scope: list[str]) -> str:
+        """inner.col = outer.col of one type: Hindsight decorrelates a scalar subquery only when the inner side is
+        a bare column, and INTEGER = BIGINT would cast it (reported in known_failures.md)."""
+        kind = self.pick(["int", "int", "str"])
+        if kind == "int":
+            name = self.pick(["a", "b", "k"])
+            same = ["k"] if name == "k" else ["a", "b"]
+            outer = [f"{a}.{c}" for a in scope for c in self.cols_of(a, "int") if c in same]
+            if outer:
+                return f"{inner}.{name} = {self.pick(outer)}"
+        return f"{self.key_col(inner, kind)} = {self.col(scope, kind)}"
+
     def scalar_item(self, scope: list[str]) -> tuple[str, str]:
         """A scalar subquery for the select list: an aggregate, correlated by an equality or not."""
         t = self.table()
         y = self.new_alias("y", t)
         where = ""
         if self.chance(0.7):
-            kind = self.pick(["int", "int", "str"])
-            where = f" WHERE {self.key_col(y, kind)} = {self.col(scope, kind)}"
+            where = f" WHERE {self.correlation(y, scope)}"
         agg = self.pick(["count", "count", "max", "min", "sum"])
         if agg == "count":
             arg = "*" if self.chance(0.5) else f"{y}.{self.pick(['a', 'b', 's'])}"
@@ -388,9 +446,14 @@ class Generator:
         keys = []
         for _ in range(self.rng.randint(1, 2)):
             k = self.pick(["int", "int", "str", "date", "dec", "bool"])
+            if not any(self.cols_of(a, k) for a in scope):
+                k = "int" if any(self.cols_of(a, "int") for a in scope) else next(iter(self.alias_cols[scope[0]]))
             self.exact = True
-            keys.append((self.col(scope, k) if self.chance(0.75) else self.expr(scope, k, 1), k))
+            key = self.col(scope, k) if self.chance(0.75) else self.expr(scope, k, 1)
             self.exact = False
+            if "." not in key:  # a constant: GROUP BY 2 would be an ordinal
+                key = self.col(scope, k)
+            keys.append((key, k))
         aggs = [self.aggregate(scope) for _ in range(self.rng.randint(1, 3))]
         items = keys + [(a, k) for a, k, _ in aggs]
         having = []
@@ -443,13 +506,13 @@ def tlp_queries(q, p: str) -> Optional[str]:
     has no such form here (GROUP BY, DISTINCT, UNION)."""
     if not isinstance(q, Query) or q.distinct or q.group_by or q.having:
         return None
-    parts = [q.render(f"({p})"), q.render(f"(NOT ({p}))"), q.render(f"(({p}) IS NULL)")]
+    parts = [q.render(w, with_ctes=False) for w in (f"({p})", f"(NOT ({p}))", f"(({p}) IS NULL)")]
     if not q.aggregate:
-        return " UNION ALL ".join(parts)
+        return with_clause(q.cte_defs()) + " UNION ALL ".join(parts)
     if not q.tlp_aggregates:
         return None
     outer = ", ".join(f"{c}(u.c{i}) AS c{i}" for i, c in enumerate(q.tlp_aggregates))
-    return f"SELECT {outer} FROM (" + " UNION ALL ".join(parts) + ") AS u"
+    return with_clause(q.cte_defs()) + f"SELECT {outer} FROM (" + " UNION ALL ".join(parts) + ") AS u"
 
 
 def shrink_candidates(q):

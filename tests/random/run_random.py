@@ -202,7 +202,7 @@ def main(argv) -> int:
             counts[outcome] += 1
             if args.print_sql:
                 print(f"[{i}] {outcome} {q.render()}\n      p = {p}")
-            if outcome == "rejected":
+            if outcome in ("rejected", "skip"):
                 rejections[msg[:100]] += 1
             if outcome == "fail":
                 failures.append((i, q, p, label, msg))
