@@ -9,8 +9,9 @@ random, a replicated and an empty table) into DIR/data, once per data seed, and 
 (tests/differential/sqlite_data.py).
 
 Queries: random_queries.py; query I of seed S is the same on every run (its generator is seeded with "S:I"),
-so `--seed S --only I` replays one. Each query Q is checked two ways, each with --set workers=W for every W of
---workers:
+so `--seed S --only I` replays one. Some queries also get settings (optimizer=foundation,
+cte_materialization=always, a few disabled_rules), printed with a failure. Each query Q is checked two ways,
+each with --set workers=W for every W of --workers:
   (a) Q on Hindsight equals Q on SQLite (tests/differential/result_compare.py rules, as multisets);
   (b) ternary logic partitioning, for a random predicate p: Q WHERE p UNION ALL Q WHERE NOT p UNION ALL
       Q WHERE p IS NULL on Hindsight equals Q on SQLite (for a query without GROUP BY whose aggregates are
@@ -107,11 +108,11 @@ class Checker:
             self.local.conn = conn
         return conn
 
-    def hindsight(self, sql: str, workers: int):
-        return hh.run_hindsight_query(self.binary, self.data, sql=sql, sets=[f"workers={workers}"],
+    def hindsight(self, sql: str, workers: int, sets: list[str]):
+        return hh.run_hindsight_query(self.binary, self.data, sql=sql, sets=[f"workers={workers}"] + sets,
                                       timeout=self.timeout)
 
-    def check(self, q, p: str) -> tuple[str, str, str]:
+    def check(self, q, p: str, sets: list[str] = ()) -> tuple[str, str, str]:
         """(outcome, label, message): outcome ok | skip | rejected | fail; label names the failing check."""
         sql = q.render()
         try:
@@ -127,8 +128,8 @@ class Checker:
         for name, text in checks:
             outcomes = {}
             for w in self.workers:
-                hs = self.hindsight(text, w)
-                label = f"{name} workers={w}"
+                hs = self.hindsight(text, w, list(sets))
+                label = " ".join([f"{name} workers={w}"] + list(sets))
                 if hs.contract_problems:
                     return "fail", label, "CLI contract: " + "; ".join(hs.contract_problems)
                 if not hs.ok:
@@ -151,7 +152,7 @@ class Checker:
             return "rejected", "tlp", rejected
         return "ok", "", ""
 
-    def minimize(self, q, p: str, label: str, budget: int = 400):
+    def minimize(self, q, p: str, sets: list[str], label: str, budget: int = 400):
         """Drops parts of q while the same check (label) still fails; returns (q, message)."""
         best, message = q, ""
         tries = 0
@@ -162,7 +163,7 @@ class Checker:
                 tries += 1
                 if tries > budget:
                     break
-                outcome, lab, msg = self.check(cand, p)
+                outcome, lab, msg = self.check(cand, p, sets)
                 if outcome == "fail" and lab == label:
                     best, message, improved = cand, msg, True
                     break
@@ -170,10 +171,21 @@ class Checker:
 
 
 def generate(seed: int, index: int):
-    gen = rq.Generator(random.Random(f"{seed}:{index}"))
+    """Query `index` of `seed`: (query, TLP predicate, extra --set values for both worker counts)."""
+    rng = random.Random(f"{seed}:{index}")
+    gen = rq.Generator(rng)
     q = gen.query()
     p = gen.predicate_for(q.left if isinstance(q, rq.Union) else q)
-    return q, p
+    sets = []
+    if rng.random() < 0.2:
+        sets.append("optimizer=foundation")
+    if rng.random() < 0.2:
+        sets.append("cte_materialization=always")
+    if rng.random() < 0.15:
+        rules = ["constant_folding", "simplify_predicates", "push_down_filters", "reorder_inner_joins",
+                 "prune_columns", "cost_based_join_order"]
+        sets.append("disabled_rules=" + ",".join(rng.sample(rules, rng.randint(1, 3))))
+    return q, p, sets
 
 
 def main(argv) -> int:
@@ -190,33 +202,33 @@ def main(argv) -> int:
     indexes = [int(i) for i in args.only.split(",")] if args.only else list(range(args.queries))
 
     def run_one(i):
-        q, p = generate(seed, i)
-        return i, q, p, checker.check(q, p)
+        q, p, sets = generate(seed, i)
+        return i, q, p, sets, checker.check(q, p, sets)
 
     counts = collections.Counter()
     rejections = collections.Counter()
     failures = []
     t0 = time.perf_counter()
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        for i, q, p, (outcome, label, msg) in pool.map(run_one, indexes):
+        for i, q, p, sets, (outcome, label, msg) in pool.map(run_one, indexes):
             counts[outcome] += 1
             if args.print_sql:
-                print(f"[{i}] {outcome} {q.render()}\n      p = {p}")
+                print(f"[{i}] {outcome} {q.render()}\n      p = {p}; settings {sets}")
             if outcome in ("rejected", "skip"):
                 rejections[msg[:100]] += 1
             if outcome == "fail":
-                failures.append((i, q, p, label, msg))
+                failures.append((i, q, p, sets, label, msg))
                 print(f"FAIL query {i} ({label}): {msg}", flush=True)
     elapsed = time.perf_counter() - t0
 
-    for i, q, p, label, msg in failures:
+    for i, q, p, sets, label, msg in failures:
         print(f"\n=== query {i}, check '{label}'")
         print(f"  {msg}")
         print(f"  SQL: {q.render()}")
         if label.startswith("tlp"):
             print(f"  TLP predicate p: {p}")
         if not args.no_minimize:
-            small, small_msg = checker.minimize(q, p, label)
+            small, small_msg = checker.minimize(q, p, sets, label)
             if small is not q:
                 print(f"  minimized: {small.render()}")
                 print(f"  minimized difference: {small_msg}")
