@@ -310,6 +310,9 @@ class Generator:
                            else self.pred(group + [alias], 1)]
                 if self.chance(0.3):
                     step.on.append(self.pred(group + [alias], 1))
+                # SQLite 3.40 loses the rows of a later RIGHT/FULL JOIN after an ON that is constant (ON FALSE):
+                # every ON term names a column.
+                step.on = [t if "." in t else self.equi(self.pick(group), alias) for t in step.on]
                 group.append(alias)
             else:
                 group.append(alias)
