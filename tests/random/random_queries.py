@@ -67,6 +67,8 @@ class Query:
     # For the aggregate TLP variant: each item is one of count/sum/min/max over the FROM (no GROUP BY).
     tlp_aggregates: list[str] = field(default_factory=list)
     predicate_scope: list[str] = field(default_factory=list)  # aliases a TLP predicate may use
+    order_by: list[tuple[int, str]] = field(default_factory=list)  # (item index, "ASC NULLS FIRST"...)
+    limit: str = ""                                                 # "LIMIT n [OFFSET m]"
 
     def cte_defs(self) -> list[str]:
         return [f"{s.cte} AS ({s.sub})" for s in self.steps if s.cte]
@@ -81,6 +83,10 @@ class Query:
             sql += " GROUP BY " + ", ".join(self.group_by)
         if self.having:
             sql += " HAVING " + " AND ".join(self.having)
+        if self.order_by:
+            sql += " ORDER BY " + ", ".join(f"{i + 1} {d}" for i, d in self.order_by)
+        if self.limit:
+            sql += " " + self.limit
         return sql
 
     def kinds(self) -> list[str]:
@@ -478,10 +484,11 @@ class Generator:
 
     def query(self):
         c = self.rng.choices(["plain", "grouped", "global", "distinct", "union"], weights=[40, 25, 15, 7, 13])[0]
-        if c == "plain":
-            return self.plain()
-        if c == "grouped":
-            return self.grouped()
+        if c in ("plain", "grouped"):
+            q = self.plain() if c == "plain" else self.grouped()
+            if self.chance(0.2):
+                self.order(q)
+            return q
         if c == "global":
             return self.global_aggregate()
         if c == "distinct":
@@ -490,6 +497,17 @@ class Generator:
             return q
         kinds = [self.pick(VALUE_KINDS[:-1]) for _ in range(self.rng.randint(1, 3))]
         return Union(self.plain(kinds, exact=True), self.plain(kinds, exact=True), self.chance(0.5))
+
+    def order(self, q: Query) -> None:
+        """ORDER BY every output column (each with its direction and NULLS placement), and when every column is
+        of a kind both engines order alike (no DECIMAL or DOUBLE: SQLite's are inexact) sometimes a LIMIT,
+        which then cuts through no tie but between equal rows."""
+        idx = list(range(len(q.items)))
+        self.rng.shuffle(idx)
+        q.order_by = [(i, f"{self.pick(['ASC', 'DESC'])} NULLS {self.pick(['FIRST', 'LAST'])}") for i in idx]
+        if all(k in ("int", "str", "date", "bool") for k in q.kinds()) and self.chance(0.6):
+            q.limit = f"LIMIT {self.rng.randint(0, 12)}" + (f" OFFSET {self.rng.randint(0, 5)}" if self.chance(0.4)
+                                                           else "")
 
     def predicate_for(self, q: Query) -> str:
         return self.pred(q.predicate_scope, 2)
@@ -507,7 +525,7 @@ class Literal:
 def tlp_queries(q, p: str) -> Optional[str]:
     """The ternary logic partitioning of q on p: a query that must return what q returns, or None when q's shape
     has no such form here (GROUP BY, DISTINCT, UNION)."""
-    if not isinstance(q, Query) or q.distinct or q.group_by or q.having:
+    if not isinstance(q, Query) or q.distinct or q.group_by or q.having or q.order_by or q.limit:
         return None
     parts = [q.render(w, with_ctes=False) for w in (f"({p})", f"(NOT ({p}))", f"(({p}) IS NULL)")]
     if not q.aggregate:
@@ -538,7 +556,17 @@ def shrink_candidates(q):
             del getattr(c, field_name)[i]
             if field_name == "items" and c.tlp_aggregates:
                 del c.tlp_aggregates[i]
+            if field_name == "items":
+                c.order_by = [(j - (j > i), d) for j, d in c.order_by if j != i]
             out.append(c)
+    if q.limit or q.order_by:
+        c = copy.deepcopy(q)
+        c.limit = ""
+        out.append(c)
+    if q.order_by and not q.limit:
+        c = copy.deepcopy(q)
+        c.order_by = []
+        out.append(c)
     for i in range(len(q.steps) - 1, 0, -1):
         c = copy.deepcopy(q)
         del c.steps[i]

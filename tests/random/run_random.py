@@ -12,7 +12,8 @@ Queries: random_queries.py; query I of seed S is the same on every run (its gene
 so `--seed S --only I` replays one. Some queries also get settings (optimizer=foundation,
 cte_materialization=always, a few disabled_rules), printed with a failure. Each query Q is checked two ways,
 each with --set workers=W for every W of --workers:
-  (a) Q on Hindsight equals Q on SQLite (tests/differential/result_compare.py rules, as multisets);
+  (a) Q on Hindsight equals Q on SQLite (tests/differential/result_compare.py rules: as multisets, or in
+      order for a query with ORDER BY, which then names every output column);
   (b) ternary logic partitioning, for a random predicate p: Q WHERE p UNION ALL Q WHERE NOT p UNION ALL
       Q WHERE p IS NULL on Hindsight equals Q on SQLite (for a query without GROUP BY whose aggregates are
       count, sum, min and max, the partitions' aggregates are combined: sums of counts and sums, min of mins,
@@ -138,7 +139,7 @@ class Checker:
                     outcomes[w] = f"{hs.error_code}: {(hs.error_message or '').splitlines()[0] if hs.error_message else ''}"
                     continue
                 outcomes[w] = "ok"
-                cmp = hh.compare_results(hs, sq_rows, ncols, None, sql)
+                cmp = hh.compare_results(hs, sq_rows, ncols, hh.top_level_order_by(sql), sql)
                 if not cmp.ok:
                     return "fail", label, cmp.message
             if len(set(v == "ok" for v in outcomes.values())) > 1:
