@@ -362,12 +362,12 @@ class Generator:
         terms = []
         if corr:
             terms.append(self.correlation(y, scope))
-        if self.chance(0.4):
+        if self.chance(0.3):
             terms.append(self.pred(inner, 1))
         where = (" WHERE " + " AND ".join(terms)) if terms else ""
         if c == "in":
             kind = self.pick(["int", "int", "int", "str"])
-            outer = self.key_col(self.pick(scope), kind) if self.chance(0.6) else self.expr(scope, kind, 1)
+            outer = self.key_col(self.pick(scope), kind) if self.chance(0.7) else self.expr(scope, kind, 1)
             return f"{outer} {neg}IN (SELECT {self.key_col(y, kind)} FROM {t} AS {y}{where})"
         if c == "exists":
             return f"{neg}EXISTS (SELECT 1 FROM {t} AS {y}{where})"
@@ -426,7 +426,7 @@ class Generator:
         terms = []
         if self.chance(0.6):
             terms.append(self.pred(scope, 2))
-        if self.chance(0.35):
+        if self.chance(0.45):
             terms.append(self.subquery_term(scope))
         if self.chance(0.1):
             terms.append(self.subquery_term(scope))
