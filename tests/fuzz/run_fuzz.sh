@@ -16,10 +16,14 @@ if [ ! -x "$bin" ]; then
   exit 1
 fi
 mkdir -p "$work/corpus" "$work/artifacts"
+# A dictionary beside the seed folder (tests/fuzz/<target>.dict) when there is one.
+dict="$(dirname "$seeds")/../$(basename "$seeds").dict"
+dict_flag=()
+if [ -f "$dict" ]; then dict_flag=(-dict="$dict"); fi
 # halt_on_error: the first report ends the run (a crash for libFuzzer); no leak checking of the process exit
 # handlers' static state is needed, but leaks during an input are still findings.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-halt_on_error=1:detect_stack_use_after_return=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 set -x
 exec "$bin" -timeout=30 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
-  -artifact_prefix="$work/artifacts/" "$@" "$work/corpus" "$seeds"
+  -artifact_prefix="$work/artifacts/" "${dict_flag[@]}" "$@" "$work/corpus" "$seeds"
