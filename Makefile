@@ -34,9 +34,9 @@ fuzz: fuzz-build build
 	  bash tests/fuzz/run_fuzz.sh $(FUZZ_BUILD)/fuzz_$$t tests/fuzz/corpus/$$t $(FUZZ_BUILD)/fuzz/$$t \
 	    -max_total_time=$(FUZZ_SECONDS) || failed="$$failed $$t"; \
 	done; \
-	if [ -n "$$failed" ]; then echo "fuzz: findings in:$$failed (see $(FUZZ_BUILD)/fuzz/<target>/artifacts)"; exit 1; fi
-	@python3 tests/random/run_random.py --bin $(BUILD)/hindsight --workdir $(BUILD)/random-fuzz \
-	  --queries $(RANDOM_QUERIES) --jobs $(JOBS)
+	python3 tests/random/run_random.py --bin $(BUILD)/hindsight --workdir $(BUILD)/random-fuzz \
+	  --queries $(RANDOM_QUERIES) --jobs $(JOBS) || failed="$$failed random"; \
+	if [ -n "$$failed" ]; then echo "fuzz: findings in:$$failed (fuzz targets: $(FUZZ_BUILD)/fuzz/<target>/artifacts)"; exit 1; fi
 
 test: deps build fuzz-build
 	@bash scripts/check-layering.sh
