@@ -30,7 +30,7 @@ fuzz-build: deps
 # kept between runs; findings land in $(FUZZ_BUILD)/fuzz/<target>/artifacts), then RANDOM_QUERIES randomized
 # differential queries with a random seed (printed, so a failure can be replayed with --seed).
 fuzz: fuzz-build build
-	@failed=""; for t in sql csv catalog; do \
+	@failed=""; for t in sql exec csv catalog; do \
 	  bash tests/fuzz/run_fuzz.sh $(FUZZ_BUILD)/fuzz_$$t tests/fuzz/corpus/$$t $(FUZZ_BUILD)/fuzz/$$t \
 	    -max_total_time=$(FUZZ_SECONDS) || failed="$$failed $$t"; \
 	done; \

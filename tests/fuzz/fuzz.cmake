@@ -8,7 +8,7 @@
 #  - otherwise (the normal g++ build): registers one ctest entry per target that runs the binary of the fuzz
 #    build tree for a fixed number of inputs with a fixed seed. `make test` builds the fuzz tree first.
 
-set(HINDSIGHT_FUZZ_TARGETS sql csv catalog)
+set(HINDSIGHT_FUZZ_TARGETS sql exec csv catalog)
 
 option(HINDSIGHT_FUZZ "Build the libFuzzer targets (clang++ only) with ASan and UBSan" OFF)
 if(HINDSIGHT_FUZZ)
@@ -35,6 +35,7 @@ endif()
 set(HINDSIGHT_FUZZ_BUILD_DIR "${CMAKE_SOURCE_DIR}/build-fuzz" CACHE PATH "Build tree of the libFuzzer targets")
 # Inputs per target in ctest: sized so that the three together take about a minute and a half on 2 cores.
 set(HINDSIGHT_FUZZ_RUNS_sql 8000)
+set(HINDSIGHT_FUZZ_RUNS_exec 8000)
 set(HINDSIGHT_FUZZ_RUNS_csv 1000)
 set(HINDSIGHT_FUZZ_RUNS_catalog 150000)
 foreach(t IN LISTS HINDSIGHT_FUZZ_TARGETS)

@@ -43,14 +43,19 @@ inline bool is_known_finding(const std::string& what) {
   std::abort();
 }
 
-/// Runs `fn`: a hindsight::Error is the expected outcome of a bad input and is swallowed; any other
-/// exception escaping the engine is a finding (the CLI would report it as INTERNAL at best, or abort), unless
+/// Runs `fn`: a hindsight::Error is the expected outcome of a bad input and is swallowed, except INTERNAL; any
+/// other exception escaping the engine is a finding (the CLI would report it as INTERNAL at best, or abort), unless
 /// it is a known one.
 template <class Fn>
 void expect_only_hindsight_errors(const char* stage, Fn&& fn) {
   try {
     fn();
-  } catch (const Error&) {
+  } catch (const Error& e) {
+    // INTERNAL is an invariant check that failed (HS_ASSERT): a defect, whatever the input.
+    if (e.code() == ErrorCode::INTERNAL) {
+      const std::string what = std::string(stage) + ": INTERNAL error: " + e.format();
+      if (!is_known_finding(what)) finding(what);
+    }
   } catch (const std::exception& e) {
     const std::string what = std::string(stage) + ": non-hindsight exception escaped: " + e.what();
     if (!is_known_finding(what)) finding(what);

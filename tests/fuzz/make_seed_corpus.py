@@ -47,6 +47,32 @@ own = {
 }
 for k, v in own.items(): put(out, k, v + "\n")
 
+out = f"{root}/tests/fuzz/corpus/exec"
+os.makedirs(out, exist_ok=True)
+execs = {
+ "scan.sql": "SELECT * FROM t",
+ "arith.sql": "SELECT i + g, i * 2, g - i, d / 2, m * m, i % 3, -i, abs(g), g / NULLIF(i, 0) FROM t",
+ "overflow.sql": "SELECT g + 1, g * 2, i * i, abs(g), -g FROM t",
+ "strings.sql": "SELECT upper(s), lower(s), length(s), substring(s FROM 2 FOR 3), s LIKE 'a%', s NOT LIKE '%\\_%' FROM t",
+ "dates.sql": "SELECT dt + INTERVAL '1' MONTH, dt - INTERVAL '400' YEAR, EXTRACT(YEAR FROM dt), dt < '1996-01-01' FROM t",
+ "cast.sql": "SELECT CAST(s AS INTEGER), CAST(d AS BIGINT), CAST(m AS DOUBLE), CAST(dt AS VARCHAR), CAST(i AS DECIMAL(5,1)) FROM t",
+ "agg.sql": "SELECT b, count(*), count(DISTINCT s), sum(i), sum(g), avg(d), min(dt), max(s), sum(m) FROM t GROUP BY b HAVING count(*) > 0",
+ "joins.sql": "SELECT * FROM t FULL JOIN r ON t.g = r.k LEFT JOIN t AS t2 ON t2.s = r.s RIGHT JOIN r AS r2 ON r2.k = t.i",
+ "cross.sql": "SELECT count(*) FROM t, t AS a, t AS b, r",
+ "subq.sql": "SELECT s FROM t WHERE i NOT IN (SELECT k FROM r) AND EXISTS (SELECT 1 FROM r WHERE r.s = t.s) AND g > (SELECT min(k) FROM r)",
+ "scalar.sql": "SELECT s, (SELECT count(*) FROM r WHERE r.k = t.g) FROM t",
+ "union.sql": "SELECT s FROM t UNION SELECT s FROM r UNION ALL SELECT CAST(NULL AS VARCHAR)",
+ "order.sql": "SELECT * FROM t ORDER BY d DESC NULLS FIRST, s ASC NULLS LAST LIMIT 5 OFFSET 1",
+ "cte.sql": "SET cte_materialization = always; WITH w AS (SELECT g, s FROM t) SELECT * FROM w a JOIN w b ON a.g = b.g",
+ "settings.sql": "SET workers = 1; SET optimizer = foundation; SELECT b, sum(m) FROM t GROUP BY b; SET workers = 7; SELECT DISTINCT s FROM t",
+ "explain.sql": "EXPLAIN ANALYZE SELECT r.s, count(*) FROM t JOIN r ON t.s = r.s GROUP BY r.s",
+ "analyze.sql": "ANALYZE t; SELECT count(*) FROM t WHERE g BETWEEN 0 AND 30",
+ "case.sql": "SELECT CASE WHEN b THEN i ELSE g END, CASE s WHEN 'abc' THEN 1 WHEN '' THEN 2 END, coalesce(i, g, 0), nullif(s, '') FROM t",
+ "memory.sql": "SET memory_limit = '1MB'; SELECT count(*) FROM t a, t b, t c, t d, t e",
+ "round.sql": "SELECT round(d, 2), round(m, 1), round(i, -1) FROM t",
+}
+for k, v in execs.items(): put(out, k, v + "\n")
+
 out = f"{root}/tests/fuzz/corpus/csv"
 hdr = "b,i,g,d,m,n,s,t,dt\n"
 csvs = {
@@ -95,5 +121,5 @@ cats = {
  "nested.json": '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
 }
 for k, v in cats.items(): put(out, k, v + "\n")
-for d in ("sql", "csv", "catalog"):
+for d in ("sql", "exec", "csv", "catalog"):
     print(d, len(os.listdir(f"{root}/tests/fuzz/corpus/{d}")))

@@ -110,8 +110,9 @@ def with_clause(defs: list[str]) -> str:
 
 
 class Generator:
-    def __init__(self, rng: random.Random):
+    def __init__(self, rng: random.Random, full_joins: bool = True):
         self.rng = rng
+        self.full_joins = full_joins
         self.alias_counter = 0
         self.alias_table: dict[str, str] = {}
         self.alias_cols: dict[str, dict[str, list[str]]] = {}
@@ -299,6 +300,9 @@ class Generator:
             weights = [5, 4, 3, 3, 1, 3]
             if comma_seen:  # a RIGHT/FULL/CROSS after a comma would group differently in SQLite
                 kinds, weights = ["INNER", "LEFT", "COMMA"], [3, 3, 1]
+            if not self.full_joins and "FULL" in kinds:
+                weights = [w for k, w in zip(kinds, weights) if k != "FULL"]
+                kinds = [k for k in kinds if k != "FULL"]
             join = self.rng.choices(kinds, weights=weights)[0]
             product = rows * max(TABLE_ROWS[t], 1)
             step = item

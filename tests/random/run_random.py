@@ -67,6 +67,8 @@ def parse_args(argv):
     p.add_argument("--only", default=None, help="comma list of query indexes to run (replay)")
     p.add_argument("--no-minimize", action="store_true")
     p.add_argument("--print-sql", action="store_true", help="print every query and its TLP predicate")
+    p.add_argument("--no-full-join", action="store_true",
+                   help="generate no FULL JOIN (to look past K4 of known_failures.md while it is open)")
     p.add_argument("--sql", default=None, help="check this one query (no TLP) on the dataset and exit")
     return p.parse_args(argv)
 
@@ -171,10 +173,10 @@ class Checker:
         return best, message
 
 
-def generate(seed: int, index: int):
+def generate(seed: int, index: int, full_joins: bool = True):
     """Query `index` of `seed`: (query, TLP predicate, extra --set values for both worker counts)."""
     rng = random.Random(f"{seed}:{index}")
-    gen = rq.Generator(rng)
+    gen = rq.Generator(rng, full_joins)
     q = gen.query()
     p = gen.predicate_for(q.left if isinstance(q, rq.Union) else q)
     sets = []
@@ -203,7 +205,7 @@ def main(argv) -> int:
     indexes = [int(i) for i in args.only.split(",")] if args.only else list(range(args.queries))
 
     def run_one(i):
-        q, p, sets = generate(seed, i)
+        q, p, sets = generate(seed, i, not args.no_full_join)
         return i, q, p, sets, checker.check(q, p, sets)
 
     counts = collections.Counter()

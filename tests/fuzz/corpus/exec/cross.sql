@@ -1,0 +1,1 @@
+SELECT count(*) FROM t, t AS a, t AS b, r

@@ -1,0 +1,1 @@
+SELECT round(d, 2), round(m, 1), round(i, -1) FROM t

@@ -1,0 +1,1 @@
+SELECT s, (SELECT count(*) FROM r WHERE r.k = t.g) FROM t
