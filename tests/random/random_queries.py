@@ -68,12 +68,14 @@ class Query:
     tlp_aggregates: list[str] = field(default_factory=list)
     predicate_scope: list[str] = field(default_factory=list)  # aliases a TLP predicate may use
     order_by: list[tuple[int, str]] = field(default_factory=list)  # (item index, "ASC NULLS FIRST"...)
+    keys: list[tuple[str, str]] = field(default_factory=list)      # GROUP BY (expression, kind), for TLP
     limit: str = ""                                                 # "LIMIT n [OFFSET m]"
 
     def cte_defs(self) -> list[str]:
         return [f"{s.cte} AS ({s.sub})" for s in self.steps if s.cte]
 
-    def render(self, extra_where: Optional[str] = None, with_ctes: bool = True) -> str:
+    def render(self, extra_where: Optional[str] = None, with_ctes: bool = True,
+               extra_having: Optional[str] = None) -> str:
         sel = ", ".join(f"{e} AS c{i}" for i, (e, _) in enumerate(self.items))
         sql = (with_clause(self.cte_defs()) if with_ctes else "") + "SELECT " + ("DISTINCT " if self.distinct else "") + sel + " FROM " + "".join(s.sql() for s in self.steps)
         where = list(self.where) + ([extra_where] if extra_where else [])
@@ -81,8 +83,9 @@ class Query:
             sql += " WHERE " + " AND ".join(where)
         if self.group_by:
             sql += " GROUP BY " + ", ".join(self.group_by)
-        if self.having:
-            sql += " HAVING " + " AND ".join(self.having)
+        having = list(self.having) + ([extra_having] if extra_having else [])
+        if having:
+            sql += " HAVING " + " AND ".join(having)
         if self.order_by:
             sql += " ORDER BY " + ", ".join(f"{i + 1} {d}" for i, d in self.order_by)
         if self.limit:
@@ -475,7 +478,7 @@ class Generator:
             lit = self.literal(k if k in NUMERIC else "int") if k in NUMERIC else None
             having.append(f"{a} {self.pick(CMP_OPS)} {lit}" if lit else f"{a} IS NOT NULL")
         return Query(items, steps, where + self.where_terms(scope), group_by=[e for e, _ in keys], having=having,
-                     aggregate=True, predicate_scope=scope)
+                     aggregate=True, predicate_scope=scope, keys=keys)
 
     def global_aggregate(self) -> Query:
         steps, scope, where = self.from_clause()
@@ -514,7 +517,43 @@ class Generator:
                                                            else "")
 
     def predicate_for(self, q: Query) -> str:
+        """The TLP predicate: over the FROM's columns, or for a GROUP BY query over its keys and aggregates (a
+        HAVING term)."""
+        if q.group_by:
+            return self.pred_over_keys(q.keys, q.predicate_scope, 2)
         return self.pred(q.predicate_scope, 2)
+
+    def pred_over_keys(self, keys: list[tuple[str, str]], scope: list[str], depth: int) -> str:
+        if depth > 0 and self.chance(0.3):
+            c = self.pick(["and", "or", "not", "isnull"])
+            a = self.pred_over_keys(keys, scope, depth - 1)
+            if c == "not":
+                return f"(NOT {a})"
+            if c == "isnull":
+                return f"(({a}) IS {self.pick(['', 'NOT '])}NULL)"
+            return f"({a} {c.upper()} {self.pred_over_keys(keys, scope, depth - 1)})"
+        if self.chance(0.2):
+            self.exact = True
+            agg, kind, _ = self.aggregate(scope)
+            self.exact = False
+            if kind in ("int",):
+                return f"{agg} {self.pick(CMP_OPS)} {self.rng.randint(0, 4)}"
+            return f"{agg} IS {self.pick(['', 'NOT '])}NULL"
+        e, k = self.pick(keys)
+        if self.chance(0.25):
+            return f"{e} IS {self.pick(['', 'NOT '])}NULL"
+        if k == "bool":
+            return self.pick([e, f"NOT {e}"])
+        if k in NUMERIC:
+            c = self.pick(["cmp", "cmp", "between", "in"])
+            if c == "between":
+                return f"{e} {self.pick(['', 'NOT '])}BETWEEN {self.literal('int')} AND {self.literal('int')}"
+            if c == "in":
+                return f"{e} {self.pick(['', 'NOT '])}IN ({', '.join(self.literal('int') for _ in range(3))})"
+            return f"{e} {self.pick(CMP_OPS)} {self.literal(k if k != 'dbl' else 'int')}"
+        if k == "str" and self.chance(0.4):
+            return f"{e} {self.pick(['', 'NOT '])}LIKE '{self.pick(LIKE_PATTERNS)}'"
+        return f"{e} {self.pick(CMP_OPS)} {self.literal(k)}"
 
 
 @dataclass
@@ -528,10 +567,17 @@ class Literal:
 
 def tlp_queries(q, p: str) -> Optional[str]:
     """The ternary logic partitioning of q on p: a query that must return what q returns, or None when q's shape
-    has no such form here (GROUP BY, DISTINCT, UNION)."""
-    if not isinstance(q, Query) or q.distinct or q.group_by or q.having or q.order_by or q.limit:
+    has no such form here (UNION, ORDER BY/LIMIT, aggregates other than count/sum/min/max without GROUP BY). For
+    GROUP BY queries p partitions the groups (a HAVING term); for DISTINCT ones the partitions are UNIONed."""
+    if not isinstance(q, Query) or q.order_by or q.limit:
         return None
-    parts = [q.render(w, with_ctes=False) for w in (f"({p})", f"(NOT ({p}))", f"(({p}) IS NULL)")]
+    terms = (f"({p})", f"(NOT ({p}))", f"(({p}) IS NULL)")
+    if q.group_by:  # TLP on HAVING: every group lands in exactly one partition
+        parts = [q.render(with_ctes=False, extra_having=t) for t in terms]
+        return with_clause(q.cte_defs()) + " UNION ALL ".join(parts)
+    parts = [q.render(t, with_ctes=False) for t in terms]
+    if q.distinct:  # DISTINCT Q = the distinct union of the partitions
+        return with_clause(q.cte_defs()) + " UNION ".join(parts)
     if not q.aggregate:
         return with_clause(q.cte_defs()) + " UNION ALL ".join(parts)
     if not q.tlp_aggregates:
