@@ -57,3 +57,6 @@ set_tests_properties(differential_materialized_ctes PROPERTIES
 add_test(NAME cli_csv_round_trip
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/csv_round_trip.py --bin $<TARGET_FILE:hindsight>)
 set_tests_properties(cli_csv_round_trip PROPERTIES TIMEOUT 300)
+add_test(NAME cli_interrupted_cache_write
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/interrupted_cache_write.py --bin $<TARGET_FILE:hindsight>)
+set_tests_properties(cli_interrupted_cache_write PROPERTIES TIMEOUT 600)

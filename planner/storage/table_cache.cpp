@@ -7,7 +7,6 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -15,6 +14,7 @@
 
 #include "planner/common/hashing.hpp"
 #include "planner/storage/column_codec.hpp"
+#include "planner/storage/temp_files.hpp"
 
 namespace hindsight {
 
@@ -213,8 +213,8 @@ std::optional<Table> read_table_cache(const std::string& cache_path, const Table
 }
 
 bool write_table_cache(const std::string& cache_path, const Table& table, const FileStamp& source) {
-  static std::atomic<uint64_t> counter{0};
-  std::string tmp = fmt::format("{}.tmp.{}.{}", cache_path, ::getpid(), counter++);
+  PendingTempFile pending(cache_path);
+  const std::string& tmp = pending.path();
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return false;
   bool ok;

@@ -44,8 +44,8 @@ constexpr uint32_t kTableCacheVersion = 2;
 /// The table's data_version is set.
 std::optional<Table> read_table_cache(const std::string& cache_path, const TableDef& def, const FileStamp& source);
 
-/// Writes `table` to `cache_path` atomically (temp file in the same folder, fsync, rename). Returns false and leaves
-/// nothing behind if it cannot (read-only folder, disk full...): the cache is an optimisation only.
+/// Writes `table` to `cache_path` atomically (a PendingTempFile in the same folder, fsync, rename). Returns false and
+/// leaves nothing behind if it cannot (read-only folder, disk full...): the cache is an optimisation only.
 bool write_table_cache(const std::string& cache_path, const Table& table, const FileStamp& source);
 
 }  // namespace hindsight

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -73,6 +74,15 @@ inline std::pair<int64_t, int64_t> overwrite_in_place(const std::string& path, l
   ::close(fd);
   return {st.st_mtim.tv_sec * 1'000'000'000LL + st.st_mtim.tv_nsec,
           st.st_ctim.tv_sec * 1'000'000'000LL + st.st_ctim.tv_nsec};
+}
+
+/// The pid of a child that has exited and been reaped: no process has it (until the kernel reuses it).
+inline pid_t dead_pid() {
+  pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  int status;
+  ::waitpid(pid, &status, 0);
+  return pid;
 }
 
 /// Runs `fn`, which must throw Error with `code`; returns it (a default INTERNAL error if it did not throw).

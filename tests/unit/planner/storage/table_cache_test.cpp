@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 
 #include "planner/storage/table_loader.hpp"
@@ -155,6 +156,18 @@ TEST_F(TableCacheTest, ReplacedFileWithSameSizeAndMtimeIsSeen) {
   EXPECT_FALSE(info.from_cache);
   EXPECT_EQ(value_at_key(*after, 0, 7)->i, 44);
   EXPECT_NE(before->data_version, after->data_version);
+}
+
+TEST_F(TableCacheTest, LoadRemovesTempFilesOfKilledWriters) {
+  const std::string dead = cache() + ".tmp." + std::to_string(storage_test::dead_pid()) + ".0";
+  const std::string live = cache() + ".tmp." + std::to_string(::getppid()) + ".0";
+  write_file(dead, "half a cache");
+  write_file(live, "being written");
+  LoadInfo info;
+  load(info);
+  EXPECT_FALSE(std::filesystem::exists(dead));
+  EXPECT_TRUE(std::filesystem::exists(live));
+  EXPECT_TRUE(info.cache_written);
 }
 
 TEST_F(TableCacheTest, CorruptOrTruncatedCacheIsIgnoredAndRewritten) {

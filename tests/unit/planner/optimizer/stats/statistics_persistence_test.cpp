@@ -108,6 +108,20 @@ TEST(StatisticsPersistenceTest, SameSizeCsvEditWithRestoredMtimeMakesTheFileStal
   EXPECT_EQ(stats->columns[0].max->i, 7);
 }
 
+TEST(StatisticsPersistenceTest, ACacheRemovesTempFilesOfKilledWriters) {
+  TempDir dir;
+  const std::string stats_dir = statistics_directory(dir.path());
+  std::filesystem::create_directories(stats_dir);
+  const std::string file = statistics_file_path(stats_dir, "orders");
+  const std::string dead = file + ".tmp." + std::to_string(storage_test::dead_pid()) + ".4";
+  const std::string live = file + ".tmp." + std::to_string(::getppid()) + ".4";
+  write_file(dead, "half");
+  write_file(live, "busy");
+  StatisticsCache next_process(stats_dir);
+  EXPECT_FALSE(std::filesystem::exists(dead));
+  EXPECT_TRUE(std::filesystem::exists(live));
+}
+
 TEST(StatisticsPersistenceTest, CorruptTruncatedOrOtherVersionFilesAreIgnoredAndReplaced) {
   TempDir dir;
   const std::string stats_dir = statistics_directory(dir.path());
