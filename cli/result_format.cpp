@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "planner/storage/csv_writer.hpp"
+
 namespace hindsight::cli {
 
 namespace {
@@ -68,27 +70,15 @@ std::string format_table(const StatementResult& r) {
 }
 
 std::string format_csv(const StatementResult& r) {
-  auto quote = [](const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char ch : s) {
-      if (ch == '"') q += '"';
-      q += ch;
-    }
-    return q + "\"";
-  };
-  std::string out;
-  const auto& names = r.compiled->names;
-  for (size_t c = 0; c < names.size(); ++c) out += (c ? "," : "") + quote(names[c]);
-  out += "\n";
+  // The storage writer, so that the output reads back as the same values (docs/csv.md).
+  CsvBuffer out;
+  for (const auto& name : r.compiled->names) out.text_field(name);
+  out.end_row();
   for_each_row(r, [&](const Batch& b, size_t i) {
-    for (size_t c = 0; c < b.columns.size(); ++c) {
-      if (c) out += ",";
-      if (!b.columns[c].is_null(i)) out += quote(b.columns[c].get(i).to_string());
-    }
-    out += "\n";
+    for (const auto& col : b.columns) out.value_field(col, i);
+    out.end_row();
   });
-  return out;
+  return out.data();
 }
 
 nlohmann::json format_json(const StatementResult& r) {

@@ -6,8 +6,8 @@
 
 namespace hindsight::cli {
 
-/// Result rows as an aligned text table, CSV (header + rows, NULL = empty field) or the JSON
-/// object of DESIGN.md section 8.
+/// Result rows as an aligned text table, CSV (header + rows in the dialect the CSV reader reads back as the same
+/// values: NULL = empty unquoted field, '' = "", see docs/csv.md) or the JSON object of DESIGN.md section 8.
 std::string format_table(const StatementResult& r);
 std::string format_csv(const StatementResult& r);
 nlohmann::json format_json(const StatementResult& r);

@@ -52,3 +52,11 @@ add_test(NAME differential_materialized_ctes
           --sf 0.01 --workdir ${HINDSIGHT_UNIFORM_DATA} --jobs 2 --set cte_materialization=always --only "cte_|q15")
 set_tests_properties(differential_materialized_ctes PROPERTIES
   FIXTURES_REQUIRED tpch_uniform TIMEOUT 900 PROCESSORS 2)
+
+# CLI behaviour on small data folders each script makes in a temp dir (no TPC-H fixture needed).
+add_test(NAME cli_csv_round_trip
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/csv_round_trip.py --bin $<TARGET_FILE:hindsight>)
+set_tests_properties(cli_csv_round_trip PROPERTIES TIMEOUT 300)
+add_test(NAME cli_interrupted_cache_write
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/interrupted_cache_write.py --bin $<TARGET_FILE:hindsight>)
+set_tests_properties(cli_interrupted_cache_write PROPERTIES TIMEOUT 600)

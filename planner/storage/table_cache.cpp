@@ -7,7 +7,6 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -15,11 +14,13 @@
 
 #include "planner/common/hashing.hpp"
 #include "planner/storage/column_codec.hpp"
+#include "planner/storage/temp_files.hpp"
 
 namespace hindsight {
 
 // Layout of a .hsc file (all integers little-endian):
-//   magic "HSTCACHE" | u32 format version | u32 reserved (0) | u64 source size | i64 source mtime (ns)
+//   magic "HSTCACHE" | u32 format version | u32 reserved (0)
+//   | source stamp: u64 size | i64 mtime (ns) | i64 ctime (ns) | u64 inode | u64 device
 //   | u32 schema length | schema fingerprint bytes | u64 row count | u32 bucket count
 //   | per bucket: u64 rows, then per column an encode_column block
 //   | u64 XXH3-64 of everything before it.
@@ -128,6 +129,9 @@ std::optional<Table> decode_table(const MappedFile& data, const TableDef& def, c
   FileStamp stamp;
   stamp.size = header.get<uint64_t>();
   stamp.mtime_ns = header.get<int64_t>();
+  stamp.ctime_ns = header.get<int64_t>();
+  stamp.inode = header.get<uint64_t>();
+  stamp.device = header.get<uint64_t>();
   if (!(stamp == source)) return std::nullopt;
   uint32_t schema_len = header.get<uint32_t>();
   std::string_view schema(header.take(schema_len), schema_len);
@@ -171,6 +175,9 @@ bool stat_file(const std::string& path, FileStamp& out) {
   if (::stat(path.c_str(), &st) != 0) return false;
   out.size = static_cast<uint64_t>(st.st_size);
   out.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+  out.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec;
+  out.inode = static_cast<uint64_t>(st.st_ino);
+  out.device = static_cast<uint64_t>(st.st_dev);
   return true;
 }
 
@@ -186,6 +193,9 @@ std::string schema_fingerprint(const TableDef& def) {
 
 uint64_t data_version_of(const FileStamp& stamp, const TableDef& def) {
   uint64_t h = hash_combine(hash_int64(static_cast<int64_t>(stamp.size)), hash_int64(stamp.mtime_ns));
+  h = hash_combine(h, hash_int64(stamp.ctime_ns));
+  h = hash_combine(h, hash_int64(static_cast<int64_t>(stamp.inode)));
+  h = hash_combine(h, hash_int64(static_cast<int64_t>(stamp.device)));
   return hash_combine(h, hash_bytes(schema_fingerprint(def)));
 }
 
@@ -207,8 +217,8 @@ std::optional<Table> read_table_cache(const std::string& cache_path, const Table
 }
 
 bool write_table_cache(const std::string& cache_path, const Table& table, const FileStamp& source) {
-  static std::atomic<uint64_t> counter{0};
-  std::string tmp = fmt::format("{}.tmp.{}.{}", cache_path, ::getpid(), counter++);
+  PendingTempFile pending(cache_path);
+  const std::string& tmp = pending.path();
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return false;
   bool ok;
@@ -221,6 +231,9 @@ bool write_table_cache(const std::string& cache_path, const Table& table, const 
     put(&reserved, 4);
     put(&source.size, 8);
     put(&source.mtime_ns, 8);
+    put(&source.ctime_ns, 8);
+    put(&source.inode, 8);
+    put(&source.device, 8);
     std::string schema = schema_fingerprint(table.def);
     uint32_t len = static_cast<uint32_t>(schema.size());
     put(&len, 4);
