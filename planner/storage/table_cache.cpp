@@ -1,5 +1,6 @@
 #include "planner/storage/table_cache.hpp"
 
+#include <algorithm>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/mman.h>
@@ -91,7 +92,9 @@ class HashingWriter {
   bool ok_ = true;
 };
 
-/// A read-only private mapping of a whole file (no copy into anonymous memory).
+/// A read-only private mapping of a whole file (no copy into anonymous memory). Read front to back, it
+/// can give back the pages already read (release_before), so that at most a window of the file is
+/// resident beside the columns decoded from it.
 class MappedFile {
  public:
   explicit MappedFile(const std::string& path) {
@@ -100,8 +103,11 @@ class MappedFile {
     struct stat st {};
     if (::fstat(fd, &st) == 0 && st.st_size > 0) {
       size_ = static_cast<size_t>(st.st_size);
-      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-      if (p != MAP_FAILED) data_ = static_cast<const char*>(p);
+      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p != MAP_FAILED) {
+        data_ = static_cast<const char*>(p);
+        ::madvise(p, size_, MADV_SEQUENTIAL);
+      }
     }
     ::close(fd);
   }
@@ -113,13 +119,25 @@ class MappedFile {
   bool ok() const { return data_ != nullptr; }
   const char* data() const { return data_; }
   size_t size() const { return size_; }
+  /// Drops the resident pages wholly before `p` (they are read again from the page cache if touched).
+  void release_before(const char* p) {
+    const size_t page = 4096;
+    size_t n = static_cast<size_t>(p - data_) / page * page;
+    if (n > released_) {
+      ::madvise(const_cast<char*>(data_) + released_, n - released_, MADV_DONTNEED);
+      released_ = n;
+    }
+  }
+  /// Starts again from the beginning (after a first pass over the whole file).
+  void rewind() { released_ = 0; }
 
  private:
+  size_t released_ = 0;
   const char* data_ = nullptr;
   size_t size_ = 0;
 };
 
-std::optional<Table> decode_table(const MappedFile& data, const TableDef& def, const FileStamp& source,
+std::optional<Table> decode_table(MappedFile& data, const TableDef& def, const FileStamp& source,
                                   LoadGuard* guard) {
   if (data.size() < sizeof kMagic + 8) return std::nullopt;
   ByteCursor header(data.data(), data.data() + data.size() - 8);
@@ -140,7 +158,21 @@ std::optional<Table> decode_table(const MappedFile& data, const TableDef& def, c
   // Only now is the (possibly large) payload worth checksumming.
   uint64_t stored;
   std::memcpy(&stored, data.data() + data.size() - 8, sizeof stored);
-  if (XXH3_64bits(data.data(), data.size() - 8) != stored) return std::nullopt;
+  {
+    XXH3_state_t* state = XXH3_createState();
+    if (!state) return std::nullopt;
+    XXH3_64bits_reset(state);
+    constexpr size_t kChunk = 8 << 20;
+    for (size_t at = 0; at < data.size() - 8; at += kChunk) {
+      const size_t n = std::min(kChunk, data.size() - 8 - at);
+      XXH3_64bits_update(state, data.data() + at, n);
+      data.release_before(data.data() + at + n);
+    }
+    const uint64_t digest = XXH3_64bits_digest(state);
+    XXH3_freeState(state);
+    if (digest != stored) return std::nullopt;
+    data.rewind();
+  }
 
   ByteCursor& in = header;
   Table t;
@@ -160,6 +192,7 @@ std::optional<Table> decode_table(const MappedFile& data, const TableDef& def, c
     for (const auto& c : def.columns) {
       bucket.emplace_back(c.type);
       decode_column(in, static_cast<size_t>(rows), bucket.back());
+      data.release_before(in.position());
       if (guard) guard->check(def.name, bytes += static_cast<int64_t>(bucket.back().byte_size()));
     }
   }
