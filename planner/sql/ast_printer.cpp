@@ -1,6 +1,7 @@
 // to_string() for AST nodes: normalised SQL that parses back to the same tree.
 #include <fmt/format.h>
 
+#include "planner/common/stack_guard.hpp"
 #include "planner/sql/ast.hpp"
 #include "planner/sql/lexer.hpp"
 
@@ -123,6 +124,7 @@ class SqlPrinter {
   }
 
   void expr_body(const Expr& e) {
+    check_stack_depth("printing an expression");
     switch (e.type) {
       case ExprType::ColumnRef: {
         const auto& c = e.as<ColumnRefExpr>();
