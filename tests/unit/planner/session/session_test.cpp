@@ -25,6 +25,20 @@ TEST(SettingsTest, ValidatesNamesAndValues) {
   expect_error([&] { apply_setting(s, "memory_limit", "lots"); }, ErrorCode::TYPE_ERROR);
   expect_error([&] { apply_setting(s, "disabled_rules", "no_such_rule"); }, ErrorCode::TYPE_ERROR);
   expect_error([&] { apply_setting(s, "colour", "blue"); }, ErrorCode::BIND_ERROR);
+  // Every listed unit works down to one byte (1B was refused: "at least 1KB"); the maximum is named.
+  apply_setting(s, "memory_limit", "1B");
+  EXPECT_EQ(s.memory_limit, 1);
+  apply_setting(s, "memory_limit", "512");
+  EXPECT_EQ(s.memory_limit, 512);
+  expect_error([&] { apply_setting(s, "memory_limit", "0B"); }, ErrorCode::TYPE_ERROR);
+  try {
+    apply_setting(s, "memory_limit", "9000000TB");
+    ADD_FAILURE() << "9000000TB accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("from 1B to 8000000TB"), std::string::npos) << e.message();
+  }
+  apply_setting(s, "memory_limit", "8000000TB");
+  EXPECT_EQ(s.memory_limit, int64_t{8000000} << 40);
   apply_setting(s, "cte_materialization", "always");
   EXPECT_EQ(s.cte_materialization, "always");
   expect_error([&] { apply_setting(s, "cte_materialization", "sometimes"); }, ErrorCode::TYPE_ERROR);
