@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "planner/common/error.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"hindsight: a SQL engine whose optimizer learns from what its plans actually did"};
@@ -18,6 +19,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return 2;  // usage error
+  } catch (...) {
+    // The subcommands report their own failures; this is the last resort, never std::terminate.
+    std::cerr << hindsight::current_exception_as_error().format() << "\n";
+    return 1;
   }
   return exit_code;
 }

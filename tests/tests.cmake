@@ -52,3 +52,10 @@ add_test(NAME differential_materialized_ctes
           --sf 0.01 --workdir ${HINDSIGHT_UNIFORM_DATA} --jobs 2 --set cte_materialization=always --only "cte_|q15")
 set_tests_properties(differential_materialized_ctes PROPERTIES
   FIXTURES_REQUIRED tpch_uniform TIMEOUT 900 PROCESSORS 2)
+
+# The CLI on hostile input (bad encodings, NUL, unbounded or missing statement files, giant identifiers): a typed
+# error with exit code 1 and, with --format json, a JSON object on stdout.
+add_test(NAME cli_robustness
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/cli_robustness_test.py --bin $<TARGET_FILE:hindsight>
+          --data ${HINDSIGHT_UNIFORM_DATA})
+set_tests_properties(cli_robustness PROPERTIES FIXTURES_REQUIRED tpch_uniform TIMEOUT 300)

@@ -296,7 +296,7 @@ std::string catalog_to_json(const Catalog& catalog) {
     }
     tables.push_back(ojson{{"name", t.name}, {"file", t.file}, {"columns", cols}, {"distribution", dist}});
   }
-  return ojson{{"tables", tables}}.dump(2) + "\n";
+  return ojson{{"tables", tables}}.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";
 }
 
 }  // namespace hindsight
