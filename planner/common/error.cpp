@@ -32,11 +32,13 @@ static std::string render(ErrorCode code, const std::string& message, const Sour
 }
 
 Error::Error(ErrorCode code, std::string message, SourcePos pos, std::string detail)
-    : std::runtime_error(render(code, bounded_message(message), pos)),
+    : std::runtime_error(""),
       code_(code),
       message_(bounded_message(message)),
       pos_(std::move(pos)),
-      detail_(bounded_message(detail, 4000)) {}
+      detail_(bounded_message(detail, 4000)) {
+  static_cast<std::runtime_error&>(*this) = std::runtime_error(render(code_, message_, pos_));
+}
 
 std::string Error::format() const {
   std::string out = what();

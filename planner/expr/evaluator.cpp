@@ -343,7 +343,8 @@ bool chains_through_first_operand(const Expr& e) {
 
 Operand eval_call(const Expr& e, const Context& ctx) {
   if (e.op == ScalarOp::Coalesce) return eval_coalesce(e, ctx);
-  if (e.children.empty()) return apply_call(e, Operand::constant(ColumnVector(e.type)), ctx);
+  if (e.children.empty()) return Operand::constant(dispatch_call(e, {}, 1));
+  if (!chains_through_first_operand(*e.children[0])) return apply_call(e, eval_node(*e.children[0], ctx), ctx);
   // Calls nested through their first operand (a + b + c ..., a chain as deep as it is long) are evaluated
   // bottom-up by a loop; each keeps its own position for errors (eval_node does that for `e` itself).
   std::vector<const Expr*> spine{&e};
