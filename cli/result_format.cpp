@@ -29,6 +29,10 @@ nlohmann::json cell_json(const ColumnVector& c, size_t row) {
 
 }  // namespace
 
+std::string json_text(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 nlohmann::json error_json(const Error& e) {
   nlohmann::json j = {{"code", error_code_name(e.code())}, {"message", e.message()}};
   if (e.pos().valid()) {

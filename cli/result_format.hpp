@@ -12,5 +12,8 @@ std::string format_table(const StatementResult& r);
 std::string format_csv(const StatementResult& r);
 nlohmann::json format_json(const StatementResult& r);
 nlohmann::json error_json(const Error& e);
+/// The one way the CLI writes JSON: a byte that is not UTF-8 (in a value, a name, a message) becomes U+FFFD
+/// instead of making nlohmann throw, so a JSON object reaches stdout in every case.
+std::string json_text(const nlohmann::json& j, int indent = -1);
 
 }  // namespace hindsight::cli

@@ -60,3 +60,9 @@ set_tests_properties(cli_csv_round_trip PROPERTIES TIMEOUT 300)
 add_test(NAME cli_interrupted_cache_write
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/interrupted_cache_write.py --bin $<TARGET_FILE:hindsight>)
 set_tests_properties(cli_interrupted_cache_write PROPERTIES TIMEOUT 600)
+# The CLI on hostile input (bad encodings, NUL, unbounded or missing statement files, giant identifiers): a typed
+# error with exit code 1 and, with --format json, a JSON object on stdout.
+add_test(NAME cli_robustness
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/cli_robustness_test.py --bin $<TARGET_FILE:hindsight>
+          --data ${HINDSIGHT_UNIFORM_DATA})
+set_tests_properties(cli_robustness PROPERTIES FIXTURES_REQUIRED tpch_uniform TIMEOUT 300)

@@ -123,6 +123,13 @@ TEST(CatalogJsonTest, SemanticErrorsNameTheTableAndField) {
   EXPECT_NE(msg.find("buckets must be between 1 and 4096"), std::string::npos) << msg;
   msg = semantic_error(table(a, R"({"kind": "random", "buckets": 5000})"));
   EXPECT_NE(msg.find("got 5000"), std::string::npos) << msg;
+  // A count that cannot be honoured is reported as written (2^40 was shown as 1073741824), as is one beyond int64.
+  msg = semantic_error(table(a, R"({"kind": "random", "buckets": 1099511627776})"));
+  EXPECT_NE(msg.find("between 1 and 4096, got 1099511627776"), std::string::npos) << msg;
+  msg = semantic_error(table(a, R"({"kind": "random", "buckets": 18446744073709551615})"));
+  EXPECT_NE(msg.find("got 18446744073709551615"), std::string::npos) << msg;
+  msg = semantic_error(table(a, R"({"kind": "random", "buckets": -3})"));
+  EXPECT_NE(msg.find("got -3"), std::string::npos) << msg;
   msg = semantic_error(table(a, R"({"kind": "sharded"})"));
   EXPECT_NE(msg.find("unknown kind 'sharded'"), std::string::npos) << msg;
   msg = semantic_error(table(a + "," + R"({"name": "A", "type": "INTEGER"})"));
