@@ -131,9 +131,9 @@ int run(QueryOptions& o, Command command) {
     }
     if (r.error) return fail(*r.error, &r);
     if (!r.compiled) return 0;  // only SET statements
-    if (json) std::cout << json_text(format_json(r)) << "\n";
-    else if (o.format == "csv") std::cout << format_csv(r);
-    else std::cout << format_table(r);
+    if (json) write_json(r, std::cout);
+    else if (o.format == "csv") write_csv(r, std::cout);
+    else write_table(r, std::cout);
     return 0;
   } catch (...) {
     return fail(current_exception_as_error(), nullptr);
