@@ -245,6 +245,15 @@ Catalog parse_catalog(const std::string& text, const std::string& path, const st
     if (auto p = what.find(": "); p != std::string::npos && what.find("parse error") != std::string::npos)
       what = what.substr(p + 2);
     throw Error(ErrorCode::DATA_ERROR, "malformed JSON: " + what, position_of(text, offset, path));
+  } catch (const json::exception& e) {
+    // A number too large for a double ("number overflow parsing '1e400'"): nlohmann gives no offset,
+    // so point at the first occurrence of the token it quotes.
+    std::string what = e.what();
+    if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+    size_t offset = 0;
+    if (auto a = what.find('\''), b = what.rfind('\''); a != std::string::npos && b > a)
+      if (auto at = text.find(what.substr(a + 1, b - a - 1)); at != std::string::npos) offset = at;
+    throw Error(ErrorCode::DATA_ERROR, "malformed JSON: " + what, position_of(text, offset, path));
   }
   Checker check(path);
   if (!root.is_object()) check.fail("top level", "must be an object with a 'tables' array");

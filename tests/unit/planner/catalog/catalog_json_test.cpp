@@ -101,6 +101,12 @@ TEST(CatalogJsonTest, MalformedJsonReportsFileLineAndColumn) {
 
   Error eof = expect_throws([&] { parse("{\"tables\": [\n"); }, ErrorCode::DATA_ERROR);
   EXPECT_EQ(eof.pos().line, 2);
+
+  // A number beyond a double (found by fuzz_catalog: it ended in std::terminate).
+  Error big = expect_throws([&] { parse("{\"tables\": [],\n \"x\": 1e400}"); }, ErrorCode::DATA_ERROR);
+  EXPECT_NE(big.message().find("1e400"), std::string::npos) << big.message();
+  EXPECT_EQ(big.pos().line, 2);
+  EXPECT_EQ(big.pos().col, 7);
 }
 
 TEST(CatalogJsonTest, SemanticErrorsNameTheTableAndField) {
