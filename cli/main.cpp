@@ -2,8 +2,11 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "planner/storage/temp_files.hpp"
+#include "planner/common/error.hpp"
 
 int main(int argc, char** argv) {
+  hindsight::install_temp_file_cleanup();  // Ctrl-C or kill during a cache write leaves no temp file behind
   CLI::App app{"hindsight: a SQL engine whose optimizer learns from what its plans actually did"};
   app.require_subcommand(1);
   int exit_code = 0;
@@ -18,6 +21,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     app.exit(e);
     return 2;  // usage error
+  } catch (...) {
+    // The subcommands report their own failures; this is the last resort, never std::terminate.
+    std::cerr << hindsight::current_exception_as_error().format() << "\n";
+    return 1;
   }
   return exit_code;
 }

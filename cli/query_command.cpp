@@ -1,12 +1,19 @@
 // `hindsight query` and `hindsight explain`: parse flags, run the statement, print the result.
-#include <fstream>
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "cli/commands.hpp"
 #include "cli/result_format.hpp"
 #include "mapper/mapper_export.hpp"
 #include "planner/session/explain.hpp"
+#include "planner/common/text.hpp"
 #include "planner/session/plan_mapping.hpp"
 
 namespace hindsight::cli {
@@ -44,6 +51,32 @@ void add_common(CLI::App* cmd, QueryOptions& o, const std::string& formats) {
 
 enum class Command { Query, Explain, Groups };
 
+/// A statement file larger than this is refused; it is read in chunks, so `-f /dev/zero` stops here too.
+constexpr size_t kMaxSqlFileBytes = size_t{64} << 20;
+
+std::string read_sql_file(const std::string& path) {
+  const std::string shown = printable(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(ErrorCode::IO_ERROR, fmt::format("cannot read SQL file '{}': it is a directory", shown));
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!f) throw Error(ErrorCode::IO_ERROR, fmt::format("cannot read SQL file '{}': {}", shown, std::strerror(errno)));
+  std::string sql;
+  std::vector<char> chunk(size_t{1} << 20);
+  while (true) {
+    size_t n = std::fread(chunk.data(), 1, chunk.size(), f.get());
+    if (n == 0) break;
+    if (sql.size() + n > kMaxSqlFileBytes)
+      throw Error(ErrorCode::IO_ERROR,
+                  fmt::format("SQL file '{}' is larger than {} MB, the limit for a statement file", shown,
+                              kMaxSqlFileBytes >> 20));
+    sql.append(chunk.data(), n);
+  }
+  if (std::ferror(f.get()))
+    throw Error(ErrorCode::IO_ERROR, fmt::format("cannot read SQL file '{}': {}", shown, std::strerror(errno)));
+  return sql;
+}
+
 /// Returns the exit code.
 int run(QueryOptions& o, Command command) {
   const bool explain = command != Command::Query;
@@ -57,7 +90,7 @@ int run(QueryOptions& o, Command command) {
         empty.attempts.push_back({1, e, 0, "", ""});
         r = &empty;
       }
-      std::cout << (explain ? nlohmann::json{{"error", error_json(e)}} : format_json(*r)).dump() << "\n";
+      std::cout << json_text(explain ? nlohmann::json{{"error", error_json(e)}} : format_json(*r)) << "\n";
     }
     return 1;
   };
@@ -65,15 +98,10 @@ int run(QueryOptions& o, Command command) {
     std::cerr << "give the SQL either as an argument or with -f FILE (not both)\n";
     return 2;
   }
-  std::string sql = o.sql;
-  if (!o.file.empty()) {
-    std::ifstream in(o.file, std::ios::binary);
-    if (!in) return fail(Error(ErrorCode::IO_ERROR, "cannot read SQL file '" + o.file + "'"), nullptr);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    sql = ss.str();
-  }
+  // The CLI's exception boundary: every failure, whatever its type, is reported as a typed error (and the JSON
+  // object with --format json) with exit code 1.
   try {
+    std::string sql = o.file.empty() ? o.sql : read_sql_file(o.file);
     Database db(o.data);
     for (const auto& w : db.catalog().warnings) std::cerr << "warning: " << w << "\n";
     Session session(db);
@@ -90,11 +118,11 @@ int run(QueryOptions& o, Command command) {
       const ExecutedQuery* run = r.analyze ? &r.executed : nullptr;
       auto mapping = map_query(*r.compiled, run, session.settings());
       if (command == Command::Groups) {
-        if (json) std::cout << mapper::to_json(mapping->mapper, !o.all_groups).dump(2) << "\n";
+        if (json) std::cout << json_text(mapper::to_json(mapping->mapper, !o.all_groups), 2) << "\n";
         else if (o.format == "dot") std::cout << mapper::to_dot(mapping->mapper);
         else std::cout << mapper::to_text(mapping->mapper, !o.all_groups);
       } else if (json) {
-        std::cout << explain_json(*r.compiled, run, mapping.get()).dump(2) << "\n";
+        std::cout << json_text(explain_json(*r.compiled, run, mapping.get()), 2) << "\n";
       } else {
         std::cout << explain_text(*r.compiled, run, mapping.get());
       }
@@ -103,12 +131,12 @@ int run(QueryOptions& o, Command command) {
     }
     if (r.error) return fail(*r.error, &r);
     if (!r.compiled) return 0;  // only SET statements
-    if (json) std::cout << format_json(r).dump() << "\n";
-    else if (o.format == "csv") std::cout << format_csv(r);
-    else std::cout << format_table(r);
+    if (json) write_json(r, std::cout);
+    else if (o.format == "csv") write_csv(r, std::cout);
+    else write_table(r, std::cout);
     return 0;
-  } catch (const Error& e) {
-    return fail(e, nullptr);
+  } catch (...) {
+    return fail(current_exception_as_error(), nullptr);
   }
 }
 

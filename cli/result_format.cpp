@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "planner/storage/csv_writer.hpp"
+
 namespace hindsight::cli {
 
 namespace {
@@ -27,6 +29,10 @@ nlohmann::json cell_json(const ColumnVector& c, size_t row) {
 
 }  // namespace
 
+std::string json_text(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 nlohmann::json error_json(const Error& e) {
   nlohmann::json j = {{"code", error_code_name(e.code())}, {"message", e.message()}};
   if (e.pos().valid()) {
@@ -37,61 +43,76 @@ nlohmann::json error_json(const Error& e) {
   return j;
 }
 
-std::string format_table(const StatementResult& r) {
+void write_table(const StatementResult& r, std::ostream& out) {
   const auto& names = r.compiled->names;
-  std::vector<std::vector<std::string>> cells;
+  // Two passes over the rows, the first for the column widths, so that no cell is kept as text.
   std::vector<size_t> width;
   for (auto& n : names) width.push_back(n.size());
+  size_t rows = 0;
   for_each_row(r, [&](const Batch& b, size_t i) {
-    std::vector<std::string> row;
-    for (size_t c = 0; c < b.columns.size(); ++c) {
-      row.push_back(b.columns[c].get(i).to_string());
-      width[c] = std::max(width[c], row.back().size());
-    }
-    cells.push_back(std::move(row));
+    for (size_t c = 0; c < b.columns.size(); ++c) width[c] = std::max(width[c], b.columns[c].get(i).to_string().size());
+    ++rows;
   });
-  std::string out;
-  auto line = [&](const std::vector<std::string>& row, const std::vector<DataType>* types) {
-    for (size_t c = 0; c < row.size(); ++c) {
-      bool right = types && (*types)[c].is_numeric();
-      out += c ? " | " : " ";
-      out += right ? fmt::format("{:>{}}", row[c], width[c]) : fmt::format("{:<{}}", row[c], width[c]);
-    }
-    out += "\n";
+  std::string line;
+  auto cell = [&](size_t c, const std::string& text, bool right) {
+    line += c ? " | " : " ";
+    line += right ? fmt::format("{:>{}}", text, width[c]) : fmt::format("{:<{}}", text, width[c]);
   };
-  line(names, nullptr);
-  for (size_t c = 0; c < names.size(); ++c) out += (c ? "-+-" : "-") + std::string(width[c], '-');
-  out += "\n";
-  for (auto& row : cells) line(row, &r.executed.types);
-  out += fmt::format("({} row{})\n", cells.size(), cells.size() == 1 ? "" : "s");
-  return out;
+  for (size_t c = 0; c < names.size(); ++c) cell(c, names[c], false);
+  out << line << "\n";
+  for (size_t c = 0; c < names.size(); ++c) out << (c ? "-+-" : "-") << std::string(width[c], '-');
+  out << "\n";
+  for_each_row(r, [&](const Batch& b, size_t i) {
+    line.clear();
+    for (size_t c = 0; c < b.columns.size(); ++c) cell(c, b.columns[c].get(i).to_string(), r.executed.types[c].is_numeric());
+    out << line << "\n";
+  });
+  out << fmt::format("({} row{})\n", rows, rows == 1 ? "" : "s");
 }
 
-std::string format_csv(const StatementResult& r) {
-  auto quote = [](const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char ch : s) {
-      if (ch == '"') q += '"';
-      q += ch;
-    }
-    return q + "\"";
+void write_csv(const StatementResult& r, std::ostream& out) {
+  // The storage writer, so that the output reads back as the same values (docs/csv.md).
+  CsvBuffer buf;
+  auto flush = [&] {
+    out << buf.data();
+    buf.clear();
   };
-  std::string out;
-  const auto& names = r.compiled->names;
-  for (size_t c = 0; c < names.size(); ++c) out += (c ? "," : "") + quote(names[c]);
-  out += "\n";
+  for (const auto& name : r.compiled->names) buf.text_field(name);
+  buf.end_row();
   for_each_row(r, [&](const Batch& b, size_t i) {
-    for (size_t c = 0; c < b.columns.size(); ++c) {
-      if (c) out += ",";
-      if (!b.columns[c].is_null(i)) out += quote(b.columns[c].get(i).to_string());
-    }
-    out += "\n";
+    for (const auto& col : b.columns) buf.value_field(col, i);
+    buf.end_row();
+    if (buf.data().size() > (1 << 16)) flush();
   });
-  return out;
+  flush();
 }
 
-nlohmann::json format_json(const StatementResult& r) {
+void write_json(const StatementResult& r, std::ostream& out) {
+  // format_json's object without its rows, then the rows streamed into it: the keys in the order
+  // nlohmann prints them (sorted), so both ways give the same text.
+  nlohmann::json j = format_json(r, /*with_rows=*/false);
+  size_t rows = 0;
+  for (const auto& b : r.executed.batches) rows += b.rows;
+  if (!r.ok()) rows = 0;
+  j["row_count"] = rows;
+  j.erase("rows");
+  std::string head = json_text(j);  // {"attempts":…,"columns":…,["error":…,]"row_count":N,"status":…}
+  const std::string status_key = ",\"status\":";
+  const size_t cut = head.rfind(status_key);
+  out << head.substr(0, cut) << ",\"rows\":[";
+  bool first = true;
+  if (r.ok()) {
+    for_each_row(r, [&](const Batch& b, size_t i) {
+      nlohmann::json row = nlohmann::json::array();
+      for (auto& col : b.columns) row.push_back(cell_json(col, i));
+      out << (first ? "" : ",") << json_text(row);
+      first = false;
+    });
+  }
+  out << "]" << head.substr(cut) << "\n";
+}
+
+nlohmann::json format_json(const StatementResult& r, bool with_rows) {
   nlohmann::json j;
   j["status"] = r.ok() ? "ok" : "failed";
   j["columns"] = nlohmann::json::array();
@@ -100,7 +121,7 @@ nlohmann::json format_json(const StatementResult& r) {
     for (size_t c = 0; c < r.compiled->names.size(); ++c)
       j["columns"].push_back({{"name", r.compiled->names[c]}, {"type", r.compiled->ctx.column(r.compiled->outputs[c]).type.to_string()}});
   }
-  if (r.ok()) {
+  if (r.ok() && with_rows) {
     for_each_row(r, [&](const Batch& b, size_t i) {
       nlohmann::json row = nlohmann::json::array();
       for (auto& col : b.columns) row.push_back(cell_json(col, i));

@@ -29,6 +29,10 @@ python3 "$ROOT/bench/tpch_vs_sqlite.py" --bin "$BIN" --data "$DATA" \
   --sqlite-db "$BUILD/data/tpch-sf$SF.sqlite" --queries "$ROOT/tests/differential/tpch" \
   --repeat "${REPEAT:-3}" --timeout "${TIMEOUT:-300}"
 
+# Does memory_limit bound the process? Peak RSS per (query, limit) against tables + limit + slack.
+echo
+python3 "$ROOT/bench/memory_bound.py" --bin "$BIN" --data "$DATA" --timeout "${TIMEOUT:-300}" || echo "bench: memory bound exceeded"
+
 # Micro benchmarks (Google Benchmark): signatures, union-find, join enumeration, planning with
 # and without the plan mapper.
 if [ -x "$BUILD/hindsight_bench" ]; then

@@ -53,5 +53,19 @@ add_test(NAME differential_materialized_ctes
 set_tests_properties(differential_materialized_ctes PROPERTIES
   FIXTURES_REQUIRED tpch_uniform TIMEOUT 900 PROCESSORS 2)
 
+# CLI behaviour on small data folders each script makes in a temp dir (no TPC-H fixture needed).
+add_test(NAME cli_csv_round_trip
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/csv_round_trip.py --bin $<TARGET_FILE:hindsight>)
+set_tests_properties(cli_csv_round_trip PROPERTIES TIMEOUT 300)
+add_test(NAME cli_interrupted_cache_write
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/interrupted_cache_write.py --bin $<TARGET_FILE:hindsight>)
+set_tests_properties(cli_interrupted_cache_write PROPERTIES TIMEOUT 600)
+# The CLI on hostile input (bad encodings, NUL, unbounded or missing statement files, giant identifiers): a typed
+# error with exit code 1 and, with --format json, a JSON object on stdout.
+add_test(NAME cli_robustness
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/cli_robustness_test.py --bin $<TARGET_FILE:hindsight>
+          --data ${HINDSIGHT_UNIFORM_DATA})
+set_tests_properties(cli_robustness PROPERTIES FIXTURES_REQUIRED tpch_uniform TIMEOUT 300)
+
 # Random queries over a small dataset with NULLs, against SQLite and by ternary logic partitioning.
 include(${CMAKE_SOURCE_DIR}/tests/random/random.cmake)

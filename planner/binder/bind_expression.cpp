@@ -1,11 +1,15 @@
 #include <fmt/format.h>
 
+#include <charconv>
 #include <limits>
+#include <string_view>
 
 #include "planner/binder/binder.hpp"
 #include "planner/binder/type_coercion.hpp"
 #include "planner/common/date.hpp"
 #include "planner/common/error.hpp"
+#include "planner/common/stack_guard.hpp"
+#include "planner/common/text.hpp"
 #include "planner/expr/evaluator.hpp"
 
 namespace hindsight {
@@ -36,7 +40,7 @@ ExprPtr Binder::bind_column(const sql::ColumnRefExpr& c, ExprContext& ec) {
       }
       if (col.name != c.name) continue;
       if (hit && hit->id != col.id)
-        fail(ErrorCode::BIND_ERROR, c, fmt::format("column reference '{}' is ambiguous", c.name));
+        fail(ErrorCode::BIND_ERROR, c, fmt::format("column reference '{}' is ambiguous", printable(c.name)));
       hit = &col;
     }
     if (hit) {
@@ -45,9 +49,9 @@ ExprPtr Binder::bind_column(const sql::ColumnRefExpr& c, ExprContext& ec) {
     }
   }
   if (!c.qualifier.empty() && !qualifier_seen)
-    fail(ErrorCode::BIND_ERROR, c, fmt::format("missing FROM-clause entry for table '{}'", c.qualifier));
+    fail(ErrorCode::BIND_ERROR, c, fmt::format("missing FROM-clause entry for table '{}'", printable(c.qualifier)));
   fail(ErrorCode::BIND_ERROR, c,
-       fmt::format("column '{}' does not exist", c.qualifier.empty() ? c.name : c.qualifier + "." + c.name));
+       fmt::format("column '{}' does not exist", printable(c.qualifier.empty() ? c.name : c.qualifier + "." + c.name)));
 }
 
 ExprPtr Binder::bind_comparison(ScalarOp op, ExprPtr l, ExprPtr r, const sql::AstNode& at) {
@@ -65,23 +69,53 @@ ExprPtr Binder::bind_comparison(ScalarOp op, ExprPtr l, ExprPtr r, const sql::As
 }
 
 ExprPtr Binder::bind_binary(const sql::BinaryExpr& b, ExprContext& ec) {
+  // A left-deep chain (a + b + c ..., a OR b OR c ...) is as deep as it is long: walk down its left spine and
+  // bind it bottom-up in a loop, so binding recurses only into right operands (kMaxChainedOperators allows
+  // chains far longer than the nesting the stack could take).
+  std::vector<const sql::BinaryExpr*> spine{&b};
+  ExprPtr left;
+  while (true) {
+    const sql::Expr& next = *spine.back()->left;
+    if (ec.intercept && (left = ec.intercept(next))) break;  // a GROUP BY expression or an aggregate
+    if (!next.is<sql::BinaryExpr>()) break;
+    spine.push_back(&next.as<sql::BinaryExpr>());
+  }
+  const sql::Expr& leaf = *spine.back()->left;
+  if (!left && !leaf.is<sql::IntervalLiteral>()) left = bind_expr(leaf, ec);  // an interval is bound with its date
+  if (left && !left->loc.valid()) left->loc = {leaf.span.line, leaf.span.col};
+  for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
+    left = bind_binary_on(**it, std::move(left), ec);
+    if (!left->loc.valid()) left->loc = {(*it)->span.line, (*it)->span.col};
+  }
+  return left;
+}
+
+ExprPtr Binder::bind_binary_on(const sql::BinaryExpr& b, ExprPtr l, ExprContext& ec) {
   using Op = sql::BinaryOp;
+  const bool logical_or_comparison = b.op == Op::And || b.op == Op::Or || (b.op >= Op::Eq && b.op <= Op::Ge);
+  if (!l && logical_or_comparison) l = bind_expr(*b.left, ec);  // an INTERVAL here: NOT_SUPPORTED
   if (b.op == Op::And || b.op == Op::Or) {
-    ExprPtr l = bind_expr(*b.left, ec), r = bind_expr(*b.right, ec);
+    ExprPtr r = bind_expr(*b.right, ec);
     if (!is_bool(*l)) fail(ErrorCode::TYPE_ERROR, *b.left, fmt::format("argument of {} must be BOOLEAN, not {}", binary_op_sql(b.op), l->type.to_string()));
     if (!is_bool(*r)) fail(ErrorCode::TYPE_ERROR, *b.right, fmt::format("argument of {} must be BOOLEAN, not {}", binary_op_sql(b.op), r->type.to_string()));
     ExprKind k = b.op == Op::And ? ExprKind::And : ExprKind::Or;
+    // Flattened into one n-ary node; a left operand of the same kind gives up its children vector, so a chain
+    // of n terms costs O(n), not O(n^2).
     std::vector<ExprPtr> kids;
-    for (ExprPtr* side : {&l, &r}) {
-      if ((*side)->kind == k)
-        for (auto& c : (*side)->children) kids.push_back(std::move(c));
-      else
-        kids.push_back(coerce(std::move(*side), DataType::boolean()));
-    }
+    if (l->kind == k)
+      kids = std::move(l->children);
+    else
+      kids.push_back(coerce(std::move(l), DataType::boolean()));
+    if (r->kind == k)
+      for (auto& c : r->children) kids.push_back(std::move(c));
+    else
+      kids.push_back(coerce(std::move(r), DataType::boolean()));
     return Expr::make(k, DataType::boolean(), std::move(kids));
   }
-  if (b.op >= Op::Eq && b.op <= Op::Ge)
-    return bind_comparison(comparison_op(b.op), bind_expr(*b.left, ec), bind_expr(*b.right, ec), b);
+  if (b.op >= Op::Eq && b.op <= Op::Ge) {
+    ExprPtr r = bind_expr(*b.right, ec);
+    return bind_comparison(comparison_op(b.op), std::move(l), std::move(r), b);
+  }
 
   // Date arithmetic with intervals.
   const bool left_interval = b.left->is<sql::IntervalLiteral>(), right_interval = b.right->is<sql::IntervalLiteral>();
@@ -91,32 +125,30 @@ ExprPtr Binder::bind_binary(const sql::BinaryExpr& b, ExprContext& ec) {
     if (b.op != Op::Add && b.op != Op::Sub)
       fail(ErrorCode::TYPE_ERROR, b, "an INTERVAL can only be added to or subtracted from a DATE");
     const auto& iv = (left_interval ? *b.left : *b.right).as<sql::IntervalLiteral>();
-    ExprPtr d = bind_expr(left_interval ? *b.right : *b.left, ec);
+    ExprPtr d = left_interval ? bind_expr(*b.right, ec) : std::move(l);
     if (d->type.id == TypeId::Varchar && d->is_constant()) d = coerce(std::move(d), DataType::date());
     if (d->type.id != TypeId::Date && d->type.id != TypeId::Null)
       fail(ErrorCode::TYPE_ERROR, b, "an INTERVAL can only be added to or subtracted from a DATE, not " + d->type.to_string());
-    int64_t n;
-    try {
-      size_t used = 0;
-      n = std::stoll(iv.value, &used);
-      if (used != iv.value.size()) throw std::invalid_argument("x");
-    } catch (...) {
-      fail(ErrorCode::TYPE_ERROR, iv, fmt::format("invalid interval quantity '{}'", iv.value));
-    }
-    if (b.op == Op::Sub) n = -n;
-    ScalarOp op = ScalarOp::DateAddDays;
-    if (iv.unit == sql::IntervalUnit::Month) op = ScalarOp::DateAddMonths;
-    if (iv.unit == sql::IntervalUnit::Year) {
-      op = ScalarOp::DateAddMonths;
-      n *= 12;
-    }
+    int64_t n = 0;
+    std::string_view digits = iv.value;
+    if (!digits.empty() && digits[0] == '+') digits.remove_prefix(1);
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+    if (ec == std::errc::result_out_of_range)
+      fail(ErrorCode::DATA_ERROR, iv, "date out of range (DATE values lie between 0001-01-01 and 9999-12-31)");
+    if (ec != std::errc() || end != digits.data() + digits.size())
+      fail(ErrorCode::TYPE_ERROR, iv, fmt::format("invalid interval quantity '{}'", printable(iv.value)));
+    // Checked: a quantity this large can only leave the DATE range, which is what the error says.
+    if ((b.op == Op::Sub && __builtin_sub_overflow(int64_t{0}, n, &n)) ||
+        (iv.unit == sql::IntervalUnit::Year && __builtin_mul_overflow(n, int64_t{12}, &n)))
+      fail(ErrorCode::DATA_ERROR, iv, "date out of range (DATE values lie between 0001-01-01 and 9999-12-31)");
+    const ScalarOp op = iv.unit == sql::IntervalUnit::Day ? ScalarOp::DateAddDays : ScalarOp::DateAddMonths;
     std::vector<ExprPtr> args;
     args.push_back(std::move(d));
     args.push_back(Expr::constant(Value::integer(n)));
     return Expr::call(op, DataType::date(), std::move(args));
   }
 
-  ExprPtr l = bind_expr(*b.left, ec), r = bind_expr(*b.right, ec);
+  ExprPtr r = bind_expr(*b.right, ec);
   if (b.op == Op::Concat) {
     std::vector<ExprPtr> args;
     args.push_back(coerce(std::move(l), DataType::varchar()));
@@ -159,6 +191,14 @@ ExprPtr Binder::bind_binary(const sql::BinaryExpr& b, ExprContext& ec) {
 }
 
 ExprPtr Binder::bind_expr(const sql::Expr& e, ExprContext& ec) {
+  check_stack_depth("binding");
+  ExprPtr out = bind_expr_node(e, ec);
+  // The nearest written expression is where a runtime error of this node (or of a cast inserted here) is reported.
+  if (!out->loc.valid()) out->loc = {e.span.line, e.span.col};
+  return out;
+}
+
+ExprPtr Binder::bind_expr_node(const sql::Expr& e, ExprContext& ec) {
   if (ec.intercept)
     if (ExprPtr hit = ec.intercept(e)) return hit;
   using T = sql::ExprType;
@@ -166,7 +206,8 @@ ExprPtr Binder::bind_expr(const sql::Expr& e, ExprContext& ec) {
     case T::ColumnRef: return bind_column(e.as<sql::ColumnRefExpr>(), ec);
     case T::IntegerLiteral: {
       int64_t v = e.as<sql::IntegerLiteral>().value;
-      return Expr::constant(v <= std::numeric_limits<int32_t>::max() ? Value::integer(v) : Value::bigint(v));
+      const bool fits_integer = v >= std::numeric_limits<int32_t>::min() && v <= std::numeric_limits<int32_t>::max();
+      return Expr::constant(fits_integer ? Value::integer(v) : Value::bigint(v));
     }
     case T::DecimalLiteral: {
       const auto& d = e.as<sql::DecimalLiteral>();
@@ -184,7 +225,7 @@ ExprPtr Binder::bind_expr(const sql::Expr& e, ExprContext& ec) {
     case T::DateLiteral: {
       int64_t days;
       if (!parse_date(e.as<sql::DateLiteral>().text, days))
-        fail(ErrorCode::TYPE_ERROR, e, fmt::format("invalid DATE literal '{}' (expected YYYY-MM-DD)", e.as<sql::DateLiteral>().text));
+        fail(ErrorCode::TYPE_ERROR, e, fmt::format("invalid DATE literal '{}' (expected YYYY-MM-DD, from 0001-01-01 to 9999-12-31)", printable(e.as<sql::DateLiteral>().text)));
       return Expr::constant(Value::date(days));
     }
     case T::IntervalLiteral: fail(ErrorCode::NOT_SUPPORTED, e, "INTERVAL values outside DATE arithmetic");
@@ -204,8 +245,14 @@ ExprPtr Binder::bind_expr(const sql::Expr& e, ExprContext& ec) {
       if (u.op == sql::UnaryOp::Plus) return x;
       if (x->is_constant() && !x->value.is_null) {
         Value v = x->value;
-        if (v.type.id == TypeId::Double) v.d = -v.d;
-        else v.i = -v.i;
+        if (v.type.id == TypeId::Double) {
+          v.d = -v.d;
+        } else {
+          if (v.i == std::numeric_limits<int64_t>::min())
+            fail(ErrorCode::DATA_ERROR, u, "numeric overflow: the negation does not fit BIGINT");
+          v.i = -v.i;
+          if (v.type.id == TypeId::Integer && v.i > std::numeric_limits<int32_t>::max()) v.type = DataType::bigint();
+        }
         return Expr::constant(v);
       }
       DataType t = x->type.id == TypeId::Integer ? DataType::bigint() : x->type;
@@ -298,7 +345,7 @@ ExprPtr Binder::bind_expr(const sql::Expr& e, ExprContext& ec) {
     case T::Cast: {
       const auto& c = e.as<sql::CastExpr>();
       DataType t;
-      if (!parse_type_name(c.type_name, t)) fail(ErrorCode::TYPE_ERROR, c, fmt::format("unknown type '{}'", c.type_name));
+      if (!parse_type_name(c.type_name, t)) fail(ErrorCode::TYPE_ERROR, c, fmt::format("unknown type '{}'", printable(c.type_name)));
       ExprPtr x = bind_expr(*c.operand, ec);
       try {
         return coerce(std::move(x), t);
@@ -332,7 +379,7 @@ ExprPtr Binder::bind_function(const sql::FunctionCallExpr& f, ExprContext& ec) {
   const std::string& n = f.name;
   if (n == "count" || n == "sum" || n == "avg" || n == "min" || n == "max")
     fail(ErrorCode::BIND_ERROR, f, fmt::format("aggregate functions are not allowed in {}", ec.clause));
-  if (f.distinct || f.star) fail(ErrorCode::BIND_ERROR, f, fmt::format("{}() is not an aggregate function", n));
+  if (f.distinct || f.star) fail(ErrorCode::BIND_ERROR, f, fmt::format("{}() is not an aggregate function", printable(n)));
   std::vector<ExprPtr> args;
   for (auto& a : f.args) args.push_back(bind_expr(*a, ec));
   auto arity = [&](size_t lo, size_t hi) {
@@ -395,7 +442,7 @@ ExprPtr Binder::bind_function(const sql::FunctionCallExpr& f, ExprContext& ec) {
     if (err.pos().valid()) throw;
     fail(err.code(), f, err.message());
   }
-  fail(ErrorCode::BIND_ERROR, f, fmt::format("function {}() does not exist", n));
+  fail(ErrorCode::BIND_ERROR, f, fmt::format("function {}() does not exist", printable(n)));
 }
 
 }  // namespace hindsight

@@ -6,6 +6,7 @@
 #include "planner/binder/binder.hpp"
 #include "planner/binder/type_coercion.hpp"
 #include "planner/common/error.hpp"
+#include "planner/common/text.hpp"
 
 namespace hindsight {
 
@@ -272,7 +273,7 @@ BoundQuery Binder::bind_select(const sql::SelectCore& core, const sql::Query* or
       if (std::find(group_cols.begin(), group_cols.end(), sc.id) == group_cols.end())
         fail(ErrorCode::BIND_ERROR, ref,
              fmt::format("column '{}' must appear in the GROUP BY clause or be used in an aggregate function",
-                         ref.qualifier.empty() ? ref.name : ref.qualifier + "." + ref.name));
+                         printable(ref.qualifier.empty() ? ref.name : ref.qualifier + "." + ref.name)));
     };
     if (core.having) {
       ec.clause = "HAVING";
@@ -315,7 +316,7 @@ BoundQuery Binder::bind_select(const sql::SelectCore& core, const sql::Query* or
     if (!any)
       fail(ErrorCode::BIND_ERROR, *item,
            item->type == sql::SelectItemType::Star ? "SELECT * with no tables specified"
-                                                   : fmt::format("missing FROM-clause entry for table '{}'", item->qualifier));
+                                                   : fmt::format("missing FROM-clause entry for table '{}'", printable(item->qualifier)));
   }
   size_t visible = select_exprs.size();
 
@@ -335,7 +336,7 @@ BoundQuery Binder::bind_select(const sql::SelectCore& core, const sql::Query* or
         for (size_t i = 0; i < visible; ++i)
           if (names[i] == n && (idx < 0 || !resolvable(n))) {
             if (idx >= 0 && !select_exprs[idx]->equals(*select_exprs[i]))
-              fail(ErrorCode::BIND_ERROR, *o->expr, fmt::format("ORDER BY '{}' is ambiguous", n));
+              fail(ErrorCode::BIND_ERROR, *o->expr, fmt::format("ORDER BY '{}' is ambiguous", printable(n)));
             idx = static_cast<long>(i);
           }
       }

@@ -5,6 +5,7 @@
 
 #include "planner/binder/type_coercion.hpp"
 #include "planner/common/error.hpp"
+#include "planner/common/text.hpp"
 
 namespace hindsight {
 
@@ -28,7 +29,7 @@ BoundQuery Binder::bind_query(const sql::Query& q, const Scope* outer) {
   cte_scopes_.emplace_back();
   for (auto& cte : q.with) {
     if (cte_scopes_.back().count(cte->name))
-      fail(ErrorCode::BIND_ERROR, *cte, fmt::format("WITH query name '{}' specified more than once", cte->name));
+      fail(ErrorCode::BIND_ERROR, *cte, fmt::format("WITH query name '{}' specified more than once", printable(cte->name)));
     cte_scopes_.back()[cte->name] = Cte{cte.get()};
   }
   BoundQuery bq;
@@ -254,7 +255,7 @@ LogicalPtr Binder::bind_table(const sql::BaseTableRef& ref, Scope& scope, const 
     return std::move(bq.plan);
   }
   const TableDef* def = catalog_.find(ref.name);
-  if (!def) fail(ErrorCode::BIND_ERROR, ref, fmt::format("table '{}' does not exist", ref.name));
+  if (!def) fail(ErrorCode::BIND_ERROR, ref, fmt::format("table '{}' does not exist", printable(ref.name)));
   auto get = make<LogicalGet>();
   get->table = *def;
   get->alias = qualifier;

@@ -100,8 +100,12 @@ class Binder {
   ExprPtr bind_scalar_subquery(const sql::SubqueryExpr& sq, ExprContext& ec);
   /// Binds a subquery whose WHERE may reference `outer`; conjuncts that do are returned separately.
   BoundQuery bind_correlated(const sql::Query& q, const Scope& outer, std::vector<ExprPtr>& correlated);
+  /// bind_expr without the stack check and the source position.
+  ExprPtr bind_expr_node(const sql::Expr& e, ExprContext& ec);
   ExprPtr bind_function(const sql::FunctionCallExpr& f, ExprContext& ec);
   ExprPtr bind_binary(const sql::BinaryExpr& b, ExprContext& ec);
+  /// One node of a binary chain whose left operand is bound already (null when it is an INTERVAL literal).
+  ExprPtr bind_binary_on(const sql::BinaryExpr& b, ExprPtr left, ExprContext& ec);
   ExprPtr bind_comparison(ScalarOp op, ExprPtr l, ExprPtr r, const sql::AstNode& at);
   ExprPtr bind_column(const sql::ColumnRefExpr& c, ExprContext& ec);
   /// ORDER BY over a set operation (output names and positions only).

@@ -139,11 +139,13 @@ void parse_distribution(const Checker& check, const json& j, TableDef& t, const 
 
   t.buckets = 1;
   if (auto* b = check.optional(j, "buckets", json::value_t::number_integer, dwhere)) {
-    int64_t n = b->is_number_unsigned() ? static_cast<int64_t>(std::min<uint64_t>(b->get<uint64_t>(), 1u << 30))
-                                        : b->get<int64_t>();
-    if (n < 1 || n > kMaxBuckets)
-      check.fail(dwhere, fmt::format("buckets must be between 1 and {}, got {}", kMaxBuckets, n));
-    t.buckets = static_cast<int>(n);
+    // Reported as written: a count beyond int64 (or one clamped for printing) would name another number.
+    const std::string written = b->dump();
+    const bool in_range = b->is_number_unsigned()
+                              ? b->get<uint64_t>() >= 1 && b->get<uint64_t>() <= static_cast<uint64_t>(kMaxBuckets)
+                              : b->get<int64_t>() >= 1 && b->get<int64_t>() <= kMaxBuckets;
+    if (!in_range) check.fail(dwhere, fmt::format("buckets must be between 1 and {}, got {}", kMaxBuckets, written));
+    t.buckets = static_cast<int>(b->get<int64_t>());
   }
   if (t.distribution == DistributionKind::Replicated) t.buckets = 1;
 
@@ -243,6 +245,15 @@ Catalog parse_catalog(const std::string& text, const std::string& path, const st
     if (auto p = what.find(": "); p != std::string::npos && what.find("parse error") != std::string::npos)
       what = what.substr(p + 2);
     throw Error(ErrorCode::DATA_ERROR, "malformed JSON: " + what, position_of(text, offset, path));
+  } catch (const json::exception& e) {
+    // A number too large for a double ("number overflow parsing '1e400'"): nlohmann gives no offset,
+    // so point at the first occurrence of the token it quotes.
+    std::string what = e.what();
+    if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+    size_t offset = 0;
+    if (auto a = what.find('\''), b = what.rfind('\''); a != std::string::npos && b > a)
+      if (auto at = text.find(what.substr(a + 1, b - a - 1)); at != std::string::npos) offset = at;
+    throw Error(ErrorCode::DATA_ERROR, "malformed JSON: " + what, position_of(text, offset, path));
   }
   Checker check(path);
   if (!root.is_object()) check.fail("top level", "must be an object with a 'tables' array");
@@ -294,7 +305,7 @@ std::string catalog_to_json(const Catalog& catalog) {
     }
     tables.push_back(ojson{{"name", t.name}, {"file", t.file}, {"columns", cols}, {"distribution", dist}});
   }
-  return ojson{{"tables", tables}}.dump(2) + "\n";
+  return ojson{{"tables", tables}}.dump(2, ' ', false, ojson::error_handler_t::replace) + "\n";
 }
 
 }  // namespace hindsight

@@ -47,7 +47,7 @@ bool parse_date(std::string_view t, int64_t& days) {
   };
   int64_t y, m, d;
   if (!digits(0, 4, y) || !digits(5, 2, m) || !digits(8, 2, d)) return false;
-  if (m < 1 || m > 12 || d < 1 || d > days_in_month(y, static_cast<unsigned>(m))) return false;
+  if (y < 1 || m < 1 || m > 12 || d < 1 || d > days_in_month(y, static_cast<unsigned>(m))) return false;
   days = days_from_civil(y, static_cast<unsigned>(m), static_cast<unsigned>(d));
   return true;
 }
@@ -61,15 +61,26 @@ std::string format_date(int64_t days) {
   return buf;
 }
 
-int64_t add_months(int64_t days, int64_t months) {
+bool add_days(int64_t days, int64_t n, int64_t& out) {
+  // With `days` in range, both bounds below are small: no overflow whatever n is.
+  if (!date_in_range(days) || n > kMaxDateDays - days || n < kMinDateDays - days) return false;
+  out = days + n;
+  return true;
+}
+
+bool add_months(int64_t days, int64_t months, int64_t& out) {
+  if (!date_in_range(days)) return false;
   int64_t y;
   unsigned m, d;
   civil_from_days(days, y, m, d);
-  int64_t total = y * 12 + (m - 1) + months;
-  int64_t ny = total >= 0 ? total / 12 : (total - 11) / 12;
-  unsigned nm = static_cast<unsigned>(total - ny * 12) + 1;
-  unsigned nd = d > days_in_month(ny, nm) ? days_in_month(ny, nm) : d;
-  return days_from_civil(ny, nm, nd);
+  int64_t total;
+  if (__builtin_add_overflow(y * 12 + (m - 1), months, &total)) return false;
+  const int64_t ny = total >= 0 ? total / 12 : (total - 11) / 12;
+  if (ny < 1 || ny > 9999) return false;
+  const unsigned nm = static_cast<unsigned>(total - ny * 12) + 1;
+  const unsigned nd = d > days_in_month(ny, nm) ? days_in_month(ny, nm) : d;
+  out = days_from_civil(ny, nm, nd);
+  return true;
 }
 
 bool parse_decimal(std::string_view t, int scale, int64_t& out) {

@@ -64,6 +64,17 @@ void append_moved(ColumnVector& dst, ColumnVector&& src) {
   }
 }
 
+int64_t append_batch_moved(std::vector<ColumnVector>& dst, Batch&& in) {
+  int64_t grown = 0;
+  for (size_t c = 0; c < dst.size(); ++c) {
+    const int64_t before = static_cast<int64_t>(dst[c].buffer_bytes());
+    grown += static_cast<int64_t>(in.columns[c].string_heap_bytes());
+    append_moved(dst[c], std::move(in.columns[c]));
+    grown += static_cast<int64_t>(dst[c].buffer_bytes()) - before;
+  }
+  return grown;
+}
+
 void gather_batch(const Batch& in, const std::vector<uint32_t>& sel, Batch& out) {
   out.columns.resize(in.columns.size());
   for (size_t c = 0; c < in.columns.size(); ++c) {

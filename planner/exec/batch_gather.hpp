@@ -20,6 +20,10 @@ void append_range(ColumnVector& dst, const ColumnVector& src, size_t begin, size
 void append_nulls(ColumnVector& dst, size_t n);
 /// Appends all rows of `src`, moving its strings.
 void append_moved(ColumnVector& dst, ColumnVector&& src);
+/// Appends all rows of `in` to the columns `dst` (one per column of `in`), moving its strings, and
+/// returns the bytes `dst` newly holds: the growth of its buffers' capacities plus the heap blocks of
+/// the strings it took over. What an operator that accumulates its input charges the budget.
+int64_t append_batch_moved(std::vector<ColumnVector>& dst, Batch&& in);
 
 /// out = the rows of `in` listed in `sel`, all columns.
 void gather_batch(const Batch& in, const std::vector<uint32_t>& sel, Batch& out);

@@ -87,6 +87,12 @@ std::vector<Batch> FragmentScheduler::run(const std::vector<Fragment>& fragments
   HS_ASSERT(root_index_ >= 0, fmt::format("root fragment {} not among the fragments", root_id));
 
   std::vector<std::vector<Batch>> outputs;
+  struct ReleaseResult {
+    FragmentScheduler* s;
+    ~ReleaseResult() {
+      if (s->ctx_->memory) s->ctx_->memory->release(s->result_bytes_.exchange(0));
+    }
+  } release_result{this};
   for (size_t k = 0; k < built_.size(); ++k) {
     bool is_root = static_cast<int>(k) == root_index_;
     if (is_root) outputs.resize(built_[k].roots.size());
@@ -114,6 +120,13 @@ void FragmentScheduler::run_fragment(Built& f, std::vector<std::vector<Batch>>* 
         Batch b;
         if (outputs) {
           while (root.next(b)) {
+            // The result is held until the statement ends: it counts against the budget like any buffer.
+            int64_t held = 0;
+            for (const auto& c : b.columns) held += static_cast<int64_t>(c.allocated_bytes());
+            if (ctx_->memory) {
+              ctx_->memory->charge(held, "the query result");
+              result_bytes_ += held;
+            }
             (*outputs)[static_cast<size_t>(i)].push_back(std::move(b));
             b = Batch();
           }

@@ -1,4 +1,5 @@
 #pragma once
+#include <atomic>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -29,7 +30,8 @@ class FragmentScheduler {
   /// fragment (`root_id`; -1: the one fragment nothing depends on), instance 0's first.
   /// On failure: sets ctx->cancelled so the other instances stop, waits for them, and rethrows the first Error
   /// (another std::exception becomes INTERNAL; a cancellation from outside without an error is INTERNAL too).
-  /// May be called once.
+  /// The root's batches are charged to ctx->memory while they accumulate (a result that cannot fit the budget
+  /// fails like any other buffer) and released when they are handed over. May be called once.
   std::vector<Batch> run(const std::vector<Fragment>& fragments, int root_id = -1);
 
   /// Calls fn on every operator instance of every fragment (pre-order per tree), including instances that never
@@ -53,6 +55,7 @@ class FragmentScheduler {
   int root_index_ = -1;
   std::mutex failure_mu_;
   std::exception_ptr first_error_;
+  std::atomic<int64_t> result_bytes_{0};  ///< charged for the root's batches collected so far
 };
 
 /// Runs `fragments` with a scheduler the caller keeps for the stats: scheduler.run(fragments, root_id).

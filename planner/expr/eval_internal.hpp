@@ -54,7 +54,12 @@ class Operand {
   bool constant_ = false;
 };
 
-/// Evaluates `e` over the rows of `ctx`; the result has ctx.rows rows unless it is a constant.
+/// True when `err` is a user error (DATA_ERROR, NOT_SUPPORTED, TYPE_ERROR) without a position and `e` has one;
+/// `positioned` is then the error to throw instead.
+bool wants_position(const Expr& e, const Error& err);
+Error positioned(const Expr& e, const Error& err);
+/// Evaluates `e` over the rows of `ctx`; the result has ctx.rows rows unless it is a constant. A user error raised
+/// below `e` without a position gets e's (Expr::loc).
 Operand eval_node(const Expr& e, const Context& ctx);
 /// Evaluates `e` on the subset `local` (positions within ctx's rows) and returns a result of local.size() rows.
 Operand eval_subset(const Expr& e, const Context& ctx, const std::vector<uint32_t>& local);

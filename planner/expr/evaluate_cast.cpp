@@ -5,7 +5,10 @@
 #include <cmath>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "planner/common/date.hpp"
+#include "planner/common/text.hpp"
 #include "planner/expr/eval_internal.hpp"
 
 namespace hindsight::eval {
@@ -94,7 +97,7 @@ bool parse_bool(std::string_view t, int64_t& out) {
 
 void check(Parse p, const char* what, const std::string& text) {
   if (p == Parse::Overflow) throw_overflow();
-  if (p == Parse::Invalid) throw_data_error(std::string("invalid ") + what + " '" + text + "'");
+  if (p == Parse::Invalid) throw_data_error(std::string("invalid ") + what + " '" + printable(text) + "'");
 }
 
 // Round half away from zero, then range-check against [lo, hi].
@@ -105,15 +108,18 @@ int64_t double_to_int(double x, double lo, double hi) {
 }
 
 // DOUBLE -> DECIMAL through the shortest round-trip text, so that 2.675 becomes 2.68 as written, not 2.67.
-int64_t double_to_decimal(double x, int scale) {
-  if (!std::isfinite(x)) throw_overflow();
+// False when it does not fit an int64 (or is not finite).
+bool double_to_decimal(double x, int scale, int64_t& out) {
+  if (!std::isfinite(x)) return false;
   char buf[1100];
   auto res = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::fixed);
-  int64_t v = 0;
-  if (res.ec != std::errc() ||
-      parse_scaled(std::string_view(buf, static_cast<size_t>(res.ptr - buf)), scale, v) != Parse::Ok)
-    throw_overflow();
-  return v;
+  return res.ec == std::errc() &&
+         parse_scaled(std::string_view(buf, static_cast<size_t>(res.ptr - buf)), scale, out) == Parse::Ok;
+}
+
+[[noreturn]] void out_of_range(const std::string& value, const DataType& to) {
+  throw_data_error(fmt::format("value {} is out of range for {} (at most {} digits before the decimal point)", value,
+                               to.to_string(), to.precision - to.scale));
 }
 
 bool is_int_like(TypeId t) { return t == TypeId::Boolean || t == TypeId::Integer || t == TypeId::BigInt; }
@@ -155,7 +161,7 @@ ColumnVector eval_cast(const DataType& from, const DataType& to, const Operand& 
   auto sv = [&](size_t i) -> const std::string& { return c.strs[in.at(i)]; };
   const int fs = scale_of(from), ts = scale_of(to);
 
-  if (from.id == to.id && (from.id != TypeId::Decimal || fs == ts)) {
+  if (from.id == to.id && (from.id != TypeId::Decimal || (fs == ts && to.precision >= from.precision))) {
     switch (to.physical()) {
       case PhysicalKind::Int64:
         rows([&](size_t i) { out.ints[i] = iv(i); });
@@ -173,7 +179,7 @@ ColumnVector eval_cast(const DataType& from, const DataType& to, const Operand& 
     case TypeId::Boolean:
       if (from.id == TypeId::Varchar) {
         rows([&](size_t i) {
-          if (!parse_bool(sv(i), out.ints[i])) throw_data_error("invalid boolean '" + sv(i) + "'");
+          if (!parse_bool(sv(i), out.ints[i])) throw_data_error("invalid boolean '" + printable(sv(i)) + "'");
         });
       } else if (from.id == TypeId::Double) {
         rows([&](size_t i) { out.ints[i] = dv(i) != 0.0; });
@@ -215,19 +221,38 @@ ColumnVector eval_cast(const DataType& from, const DataType& to, const Operand& 
       }
       return out;
     }
-    case TypeId::Decimal:
+    case TypeId::Decimal: {
+      // DECIMAL(p,s) holds |value| < 10^(p-s): the scaled integer, rounded at scale s, must stay below 10^p.
+      const int64_t limit = pow10_i64(to.precision);
+      auto store = [&](size_t i, bool ok, int64_t v, auto&& shown) {
+        if (!ok || v >= limit || v <= -limit) out_of_range(shown(), to);
+        out.ints[i] = v;
+      };
       if (is_int_like(from.id) || from.id == TypeId::Decimal) {
         rows([&](size_t i) {
-          if (!rescale(iv(i), fs, ts, out.ints[i])) throw_overflow();
+          int64_t v = 0;
+          bool ok = rescale(iv(i), fs, ts, v);
+          store(i, ok, v,
+                [&] { return from.id == TypeId::Decimal ? format_decimal(iv(i), fs) : std::to_string(iv(i)); });
         });
       } else if (from.id == TypeId::Double) {
-        rows([&](size_t i) { out.ints[i] = double_to_decimal(dv(i), ts); });
+        rows([&](size_t i) {
+          int64_t v = 0;
+          bool ok = double_to_decimal(dv(i), ts, v);
+          store(i, ok, v, [&] { return format_double(dv(i)); });
+        });
       } else if (from.id == TypeId::Varchar) {
-        rows([&](size_t i) { check(parse_scaled(sv(i), ts, out.ints[i]), "decimal", sv(i)); });
+        rows([&](size_t i) {
+          int64_t v = 0;
+          Parse p = parse_scaled(sv(i), ts, v);
+          if (p == Parse::Invalid) check(p, "decimal", sv(i));
+          store(i, p == Parse::Ok, v, [&] { return printable(trim(sv(i))); });
+        });
       } else {
         unsupported(from, to);
       }
       return out;
+    }
     case TypeId::Double:
       if (is_int_like(from.id)) {
         rows([&](size_t i) { out.dbls[i] = static_cast<double>(iv(i)); });
@@ -265,7 +290,7 @@ ColumnVector eval_cast(const DataType& from, const DataType& to, const Operand& 
     case TypeId::Date:
       if (from.id != TypeId::Varchar) unsupported(from, to);
       rows([&](size_t i) {
-        if (!parse_date(trim(sv(i)), out.ints[i])) throw_data_error("invalid date '" + sv(i) + "'");
+        if (!parse_date(trim(sv(i)), out.ints[i])) throw_data_error("invalid date '" + printable(sv(i)) + "'");
       });
       return out;
     case TypeId::Null:

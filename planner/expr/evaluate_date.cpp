@@ -24,29 +24,24 @@ ColumnVector eval_date_call(const Expr& e, const std::vector<Operand>& args, siz
       }
       return out;
     case ScalarOp::DateAddDays:
+    case ScalarOp::DateAddMonths: {
+      const Operand& b = args.at(1);
+      const int64_t* bv = ints_of(b);
+      const bool days = e.op == ScalarOp::DateAddDays;
+      for (size_t i = 0; i < n; ++i) {
+        if (is_null(i)) continue;
+        const bool ok = days ? add_days(av[a.at(i)], bv[b.at(i)], out.ints[i])
+                             : add_months(av[a.at(i)], bv[b.at(i)], out.ints[i]);
+        if (!ok) throw_data_error("date out of range (DATE values lie between 0001-01-01 and 9999-12-31)");
+      }
+      return out;
+    }
     case ScalarOp::DateDiffDays: {
       const Operand& b = args.at(1);
       const int64_t* bv = ints_of(b);
       for (size_t i = 0; i < n; ++i) {
         if (is_null(i)) continue;
-        bool overflow = e.op == ScalarOp::DateAddDays ? __builtin_add_overflow(av[a.at(i)], bv[b.at(i)], &out.ints[i])
-                                                      : __builtin_sub_overflow(av[a.at(i)], bv[b.at(i)], &out.ints[i]);
-        if (overflow) throw_data_error("date out of range");
-      }
-      return out;
-    }
-    case ScalarOp::DateAddMonths: {
-      const Operand& b = args.at(1);
-      const int64_t* bv = ints_of(b);
-      // Far beyond any representable year: refuse instead of overflowing the month arithmetic.
-      constexpr int64_t kMaxMonths = 12LL * 1000000;
-      constexpr int64_t kMaxDays = 366LL * 1000000;
-      for (size_t i = 0; i < n; ++i) {
-        if (is_null(i)) continue;
-        int64_t days = av[a.at(i)], months = bv[b.at(i)];
-        if (months > kMaxMonths || months < -kMaxMonths || days > kMaxDays || days < -kMaxDays)
-          throw_data_error("date out of range");
-        out.ints[i] = add_months(days, months);
+        if (__builtin_sub_overflow(av[a.at(i)], bv[b.at(i)], &out.ints[i])) throw_data_error("date out of range");
       }
       return out;
     }

@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "planner/common/error.hpp"
+#include "planner/common/stack_guard.hpp"
 #include "planner/expr/eval_internal.hpp"
 
 namespace hindsight {
@@ -318,13 +319,14 @@ ColumnVector dispatch_call(const Expr& e, const std::vector<Operand>& args, size
   throw_internal(__FILE__, __LINE__, std::string("unhandled scalar op ") + scalar_op_name(e.op));
 }
 
-Operand eval_call(const Expr& e, const Context& ctx) {
-  if (e.op == ScalarOp::Coalesce) return eval_coalesce(e, ctx);
+// One call whose first operand is evaluated already.
+Operand apply_call(const Expr& e, Operand first, const Context& ctx) {
   std::vector<Operand> args;
   args.reserve(e.children.size());
-  bool all_constant = true;
-  for (auto& c : e.children) {
-    args.push_back(eval_node(*c, ctx));
+  args.push_back(std::move(first));
+  bool all_constant = args.back().is_constant();
+  for (size_t i = 1; i < e.children.size(); ++i) {
+    args.push_back(eval_node(*e.children[i], ctx));
     all_constant = all_constant && args.back().is_constant();
   }
   // Every operator but NULLIF is strict: a constant NULL argument makes every row NULL.
@@ -335,6 +337,31 @@ Operand eval_call(const Expr& e, const Context& ctx) {
   return Operand::owned(dispatch_call(e, args, ctx.rows));
 }
 
+bool chains_through_first_operand(const Expr& e) {
+  return e.kind == ExprKind::Call && e.op != ScalarOp::Coalesce && !e.children.empty();
+}
+
+Operand eval_call(const Expr& e, const Context& ctx) {
+  if (e.op == ScalarOp::Coalesce) return eval_coalesce(e, ctx);
+  if (e.children.empty()) return Operand::constant(dispatch_call(e, {}, 1));
+  if (!chains_through_first_operand(*e.children[0])) return apply_call(e, eval_node(*e.children[0], ctx), ctx);
+  // Calls nested through their first operand (a + b + c ..., a chain as deep as it is long) are evaluated
+  // bottom-up by a loop; each keeps its own position for errors (eval_node does that for `e` itself).
+  std::vector<const Expr*> spine{&e};
+  while (chains_through_first_operand(*spine.back()->children[0])) spine.push_back(spine.back()->children[0].get());
+  Operand acc = eval_node(*spine.back()->children[0], ctx);
+  for (size_t k = spine.size(); k-- > 1;) {
+    const Expr& node = *spine[k];
+    try {
+      acc = apply_call(node, std::move(acc), ctx);
+    } catch (const Error& err) {
+      if (!wants_position(node, err)) throw;
+      throw positioned(node, err);
+    }
+  }
+  return apply_call(e, std::move(acc), ctx);
+}
+
 bool has_column_ref(const Expr& e) {
   if (e.kind == ExprKind::ColumnRef) return true;
   for (auto& c : e.children)
@@ -342,10 +369,9 @@ bool has_column_ref(const Expr& e) {
   return false;
 }
 
-}  // namespace
-
-Operand eval_node(const Expr& e, const Context& ctx) {
+Operand eval_dispatch(const Expr& e, const Context& ctx) {
   if (ctx.rows == 0) return Operand::owned(ColumnVector(e.type));
+  if (!e.children.empty()) check_stack_depth("evaluation");
   switch (e.kind) {
     case ExprKind::ColumnRef: {
       HS_ASSERT(e.index >= 0 && static_cast<size_t>(e.index) < ctx.batch.columns.size(),
@@ -377,6 +403,29 @@ Operand eval_node(const Expr& e, const Context& ctx) {
       return eval_logic(e, ctx);
   }
   throw_internal(__FILE__, __LINE__, "unhandled expression kind");
+}
+
+}  // namespace
+
+bool wants_position(const Expr& e, const Error& err) {
+  const bool user_error = err.code() == ErrorCode::DATA_ERROR || err.code() == ErrorCode::NOT_SUPPORTED ||
+                          err.code() == ErrorCode::TYPE_ERROR;
+  return user_error && !err.pos().valid() && e.loc.valid();
+}
+
+Error positioned(const Expr& e, const Error& err) {
+  return err.with_position(SourcePos{"", e.loc.line, e.loc.col}, {});
+}
+
+// Once per node and batch, never per row: the try costs nothing unless something throws.
+Operand eval_node(const Expr& e, const Context& ctx) {
+  if (!e.loc.valid()) return eval_dispatch(e, ctx);
+  try {
+    return eval_dispatch(e, ctx);
+  } catch (const Error& err) {
+    if (!wants_position(e, err)) throw;
+    throw positioned(e, err);
+  }
 }
 
 /// Turns an evaluated operand into the column of `rows` rows and type `t` that callers receive.

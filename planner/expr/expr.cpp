@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "planner/common/error.hpp"
+#include "planner/common/stack_guard.hpp"
 
 namespace hindsight {
 
@@ -131,6 +132,7 @@ ExprPtr Expr::clone() const {
   e->op = op;
   e->negated = negated;
   e->has_else = has_else;
+  e->loc = loc;
   return e;
 }
 
@@ -260,94 +262,158 @@ int prec_of(const Expr& e) {
   }
 }
 
+/// Appends to one string (no per-node temporaries, O(length) in total); a chain of left-associative operators is
+/// printed by a loop, since its tree is as deep as the chain is long.
 struct Printer {
   const std::function<std::string(ColumnId)>* name_of;
+  std::string& out;
 
   // Prints `e`, parenthesized when it binds less tightly than `min_prec`.
-  std::string sub(const Expr& e, int min_prec) const {
-    std::string s = print(e);
-    return prec_of(e) < min_prec ? "(" + s + ")" : s;
+  void sub(const Expr& e, int min_prec) {
+    const bool paren = prec_of(e) < min_prec;
+    if (paren) out += '(';
+    print(e);
+    if (paren) out += ')';
   }
 
-  std::string join(const std::vector<ExprPtr>& xs, size_t from, const char* sep, int min_prec) const {
-    std::string out;
+  void join(const std::vector<ExprPtr>& xs, size_t from, const char* sep, int min_prec) {
     for (size_t i = from; i < xs.size(); ++i) {
       if (i > from) out += sep;
-      out += sub(*xs[i], min_prec);
+      sub(*xs[i], min_prec);
     }
-    return out;
   }
 
-  std::string function(const char* name, const Expr& e) const {
-    return std::string(name) + "(" + join(e.children, 0, ", ", 0) + ")";
+  void function(const char* prefix, const Expr& e) {
+    out += prefix;
+    out += '(';
+    join(e.children, 0, ", ", 0);
+    out += ')';
   }
 
-  std::string call(const Expr& e) const {
+  static bool is_infix(const Expr& e) {
+    return e.kind == ExprKind::Call && infix_symbol(e.op) != nullptr && e.children.size() >= 2;
+  }
+
+  void infix_chain(const Expr& top) {
+    // Left-associative: a left operand of at least our precedence needs no parentheses, so it is printed first,
+    // walking down the spine; the other operands must bind tighter.
+    std::vector<const Expr*> spine{&top};
+    while (true) {
+      const Expr& left = *spine.back()->children[0];
+      if (!is_infix(left) || infix_prec(left.op) < infix_prec(spine.back()->op)) break;
+      spine.push_back(&left);
+    }
+    sub(*spine.back()->children[0], infix_prec(spine.back()->op));
+    for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
+      const Expr& e = **it;
+      const int p = infix_prec(e.op);
+      for (size_t i = 1; i < e.children.size(); ++i) {
+        out += ' ';
+        out += infix_symbol(e.op);
+        out += ' ';
+        sub(*e.children[i], p + 1);
+      }
+    }
+  }
+
+  void call(const Expr& e) {
     const auto& c = e.children;
-    if (e.op == ScalarOp::Neg && c.size() == 1) return "-" + sub(*c[0], kUnary + 1);
-    if (const char* sym = infix_symbol(e.op); sym && c.size() >= 2) {
-      int p = infix_prec(e.op);
-      // Left-associative: the left operand may share our precedence, the others must bind tighter.
-      std::string out = sub(*c[0], p);
-      for (size_t i = 1; i < c.size(); ++i) out += std::string(" ") + sym + " " + sub(*c[i], p + 1);
-      return out;
+    if (e.op == ScalarOp::Neg && c.size() == 1) {
+      out += '-';
+      sub(*c[0], kUnary + 1);
+      return;
     }
-    switch (e.op) {
-      case ScalarOp::ExtractYear:
-        return "EXTRACT(YEAR FROM " + join(c, 0, ", ", 0) + ")";
-      case ScalarOp::ExtractMonth:
-        return "EXTRACT(MONTH FROM " + join(c, 0, ", ", 0) + ")";
-      case ScalarOp::ExtractDay:
-        return "EXTRACT(DAY FROM " + join(c, 0, ", ", 0) + ")";
-      default:
-        return function(scalar_op_name(e.op), e);
-    }
+    if (is_infix(e)) return infix_chain(e);
+    const char* field = e.op == ScalarOp::ExtractYear    ? "YEAR"
+                        : e.op == ScalarOp::ExtractMonth ? "MONTH"
+                        : e.op == ScalarOp::ExtractDay   ? "DAY"
+                                                         : nullptr;
+    if (!field) return function(scalar_op_name(e.op), e);
+    out += "EXTRACT(";
+    out += field;
+    out += " FROM ";
+    join(c, 0, ", ", 0);
+    out += ')';
   }
 
-  std::string print(const Expr& e) const {
+  void print(const Expr& e) {
     const auto& c = e.children;
+    if (!c.empty()) check_stack_depth("printing an expression");
     switch (e.kind) {
       case ExprKind::ColumnRef:
-        return name_of && *name_of ? (*name_of)(e.column_id) : "#" + std::to_string(e.column_id);
+        out += name_of && *name_of ? (*name_of)(e.column_id) : "#" + std::to_string(e.column_id);
+        return;
       case ExprKind::Constant:
-        return e.value.to_sql();
+        out += e.value.to_sql();
+        return;
       case ExprKind::Call:
         return call(e);
       case ExprKind::Case: {
-        std::string out = "CASE";
+        out += "CASE";
         size_t pairs = (c.size() - (e.has_else ? 1 : 0)) / 2;
-        for (size_t i = 0; i < pairs; ++i) out += " WHEN " + print(*c[2 * i]) + " THEN " + print(*c[2 * i + 1]);
-        if (e.has_else && !c.empty()) out += " ELSE " + print(*c.back());
-        return out + " END";
+        for (size_t i = 0; i < pairs; ++i) {
+          out += " WHEN ";
+          print(*c[2 * i]);
+          out += " THEN ";
+          print(*c[2 * i + 1]);
+        }
+        if (e.has_else && !c.empty()) {
+          out += " ELSE ";
+          print(*c.back());
+        }
+        out += " END";
+        return;
       }
       case ExprKind::Cast:
-        return "CAST(" + (c.empty() ? std::string("?") : print(*c[0])) + " AS " + e.type.to_string() + ")";
+        out += "CAST(";
+        if (c.empty())
+          out += '?';
+        else
+          print(*c[0]);
+        out += " AS " + e.type.to_string() + ")";
+        return;
       case ExprKind::InList:
-        if (c.empty()) return "?";
-        return sub(*c[0], kCompare + 1) + (e.negated ? " NOT IN (" : " IN (") + join(c, 1, ", ", 0) + ")";
+        if (c.empty()) return void(out += '?');
+        sub(*c[0], kCompare + 1);
+        out += e.negated ? " NOT IN (" : " IN (";
+        join(c, 1, ", ", 0);
+        out += ')';
+        return;
       case ExprKind::Like:
-        if (c.size() < 2) return "?";
-        return sub(*c[0], kCompare + 1) + (e.negated ? " NOT LIKE " : " LIKE ") + sub(*c[1], kCompare + 1);
+        if (c.size() < 2) return void(out += '?');
+        sub(*c[0], kCompare + 1);
+        out += e.negated ? " NOT LIKE " : " LIKE ";
+        sub(*c[1], kCompare + 1);
+        return;
       case ExprKind::IsNull:
-        if (c.empty()) return "?";
-        return sub(*c[0], kCompare + 1) + (e.negated ? " IS NOT NULL" : " IS NULL");
+        if (c.empty()) return void(out += '?');
+        sub(*c[0], kCompare + 1);
+        out += e.negated ? " IS NOT NULL" : " IS NULL";
+        return;
       case ExprKind::Not:
-        return "NOT " + (c.empty() ? std::string("?") : sub(*c[0], kNot));
+        out += "NOT ";
+        if (c.empty())
+          out += '?';
+        else
+          sub(*c[0], kNot);
+        return;
       case ExprKind::And:
-        if (c.empty()) return "TRUE";
+        if (c.empty()) return void(out += "TRUE");
         return join(c, 0, " AND ", kAnd);
       case ExprKind::Or:
-        if (c.empty()) return "FALSE";
+        if (c.empty()) return void(out += "FALSE");
         return join(c, 0, " OR ", kOr);
     }
-    return "?";
+    out += '?';
   }
 };
 
 }  // namespace
 
 std::string Expr::to_string(const std::function<std::string(ColumnId)>* name_of) const {
-  return Printer{name_of}.print(*this);
+  std::string out;
+  Printer{name_of, out}.print(*this);
+  return out;
 }
 
 }  // namespace hindsight

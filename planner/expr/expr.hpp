@@ -67,6 +67,15 @@ inline ScalarOp mirror_comparison(ScalarOp op) {
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 
+/// Where an expression was written: the 1-based line:col of its first character in the SQL text (line 0: not
+/// written by the user, e.g. a cast the binder inserted or a node a rewrite made). A runtime error (division by
+/// zero, overflow, a failed cast) is reported at the nearest enclosing expression that has one.
+struct SourceLoc {
+  int line = 0;
+  int col = 0;
+  bool valid() const { return line > 0; }
+};
+
 /// A bound, typed expression tree.
 struct Expr {
   ExprKind kind;
@@ -79,6 +88,7 @@ struct Expr {
   ScalarOp op = ScalarOp::Add;          ///< Call
   bool negated = false;                 ///< InList, Like, IsNull
   bool has_else = false;                ///< Case
+  SourceLoc loc;                        ///< not part of equals() or of signatures
 
   static ExprPtr column(ColumnId id, DataType t, int index = -1);
   static ExprPtr constant(Value v);

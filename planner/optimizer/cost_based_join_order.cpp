@@ -1,8 +1,11 @@
 #include "planner/optimizer/cost_based_join_order.hpp"
 
+#include <fmt/format.h>
+
 #include <map>
 #include <set>
 
+#include "planner/common/error.hpp"
 #include "planner/logical/plan_utils.hpp"
 #include "planner/optimizer/join_order/best_join_order.hpp"
 #include "planner/optimizer/join_order/cost_model.hpp"
@@ -48,6 +51,11 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
     }
     return changed;
   }
+  if (const size_t n = count_leaves(*plan); n > static_cast<size_t>(joinorder::QueryGraph::kMaxRelations))
+    throw Error(ErrorCode::NOT_SUPPORTED,
+                fmt::format("an inner join of {} inputs: the cost-based join order takes at most {} (SET disabled_rules "
+                            "= cost_based_join_order keeps the written order)",
+                            n, joinorder::QueryGraph::kMaxRelations));
   const std::string before = shape(*plan);
   std::vector<LogicalPtr> leaves;
   std::vector<ExprPtr> conds;

@@ -278,7 +278,10 @@ PhysicalPtr PhysicalPlanner::plan_join(const LogicalOperator& op) {
         break;
     }
   }
-  hj->distribution = out;
+  // A FULL OUTER join's rows that only the build side had carry NULL probe columns and sit on the
+  // worker of their build row, so the output is not hashed on any probe column (a NULL group would
+  // be split across workers).
+  hj->distribution = type == JoinType::FullOuter ? Distribution::any() : out;
   hj->probe_keys = std::move(pkeys);
   hj->build_keys = std::move(bkeys);
   hj->outputs = probe->outputs;

@@ -5,11 +5,23 @@
 #include <chrono>
 #include <cmath>
 
+#include "planner/common/text.hpp"
 #include "planner/optimizer/stats/table_statistics_store.hpp"
 #include "planner/session/explain.hpp"
 #include "planner/sql/parser.hpp"
 
 namespace hindsight {
+
+namespace {
+
+/// Runtime errors carry the position of the expression that raised them; the excerpt needs the script's text.
+Error with_excerpt(const Error& e, const std::string& sql) {
+  if (e.pos().valid() && e.pos().file.empty() && e.detail().empty())
+    return e.with_position(e.pos(), caret_excerpt(sql, e.pos().line, e.pos().col));
+  return e;
+}
+
+}  // namespace
 
 StatementResult Session::run_analyze(const sql::AnalyzeStatement& stmt, const std::string& sql) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -20,7 +32,7 @@ StatementResult Session::run_analyze(const sql::AnalyzeStatement& stmt, const st
     const TableDef* def = db_.catalog().find(stmt.table);
     if (!def) {
       const auto& at = stmt.table_span;
-      throw Error(ErrorCode::BIND_ERROR, fmt::format("table '{}' does not exist", stmt.table),
+      throw Error(ErrorCode::BIND_ERROR, fmt::format("table '{}' does not exist", printable(stmt.table)),
                   SourcePos{"", at.line, at.col}, caret_excerpt(sql, at.line, at.col));
     }
     defs.push_back(def);
@@ -65,10 +77,13 @@ StatementResult Session::run_analyze(const sql::AnalyzeStatement& stmt, const st
 StatementResult Session::run_script(const std::string& sql, bool explain, bool analyze) {
   StatementResult result;
   std::vector<sql::StatementPtr> stmts;
+  // The library's exception boundary: whatever escapes a stage (an Error, std::bad_alloc, a std exception from an
+  // invariant that was not an HS_ASSERT) ends the script as a typed error result, never as std::terminate.
   try {
     stmts = sql::parse_sql(sql);
     if (stmts.empty()) throw Error(ErrorCode::PARSE_ERROR, "no statement to run", SourcePos{"", 1, 1});
-  } catch (const Error& e) {
+  } catch (...) {
+    Error e = with_excerpt(current_exception_as_error(), sql);
     result.error = e;
     result.attempts.push_back({1, e, 0, "", ""});
     return result;
@@ -105,6 +120,7 @@ StatementResult Session::run_script(const std::string& sql, bool explain, bool a
       result.compiled = compile_query(db_, *q, sql, settings_, true, nullptr, &limits);
       if (result.is_explain && !result.analyze) continue;
       result.executed = execute_query(*result.compiled, settings_, &limits);
+      if (result.executed.error) result.executed.error = with_excerpt(*result.executed.error, sql);
       Attempt a;
       a.number = 1;
       a.error = result.executed.error;
@@ -115,7 +131,8 @@ StatementResult Session::run_script(const std::string& sql, bool explain, bool a
         result.error = result.executed.error;
         return result;
       }
-    } catch (const Error& e) {
+    } catch (...) {
+      Error e = with_excerpt(current_exception_as_error(), sql);
       result.error = e;
       result.attempts.push_back({1, e, 0, result.compiled ? plan_hash(*result.compiled) : "", ""});
       return result;

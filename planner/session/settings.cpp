@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "planner/common/error.hpp"
+#include "planner/common/text.hpp"
 #include "planner/exec/memory_tracker.hpp"
 #include "planner/rewrite/rule_driver.hpp"
 
@@ -38,7 +39,8 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
   std::string name = lower(trim(raw_name));
   std::string value = trim(raw_value);
   auto bad = [&](const std::string& expected) {
-    throw Error(ErrorCode::TYPE_ERROR, fmt::format("invalid value '{}' for setting {}: expected {}", value, name, expected));
+    throw Error(ErrorCode::TYPE_ERROR,
+                fmt::format("invalid value '{}' for setting {}: expected {}", printable(value), printable(name), expected));
   };
   if (name == "workers") {
     try {
@@ -52,8 +54,12 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
       bad("an integer from 1 to 256");
     }
   } else if (name == "memory_limit") {
+    // Any budget from one byte up is honoured (a tiny one makes the first hash table or buffer fail, which is
+    // what a test of MEMORY_LIMIT_EXCEEDED wants); the top is a round number below int64's range.
+    constexpr int64_t kMaxMemoryLimit = int64_t{8000000} << 40;
     int64_t bytes;
-    if (!parse_byte_size(value, bytes) || bytes < 1024) bad("a size such as 256MB or 1GB (units B, KB, MB, GB), at least 1KB");
+    if (!parse_byte_size(value, bytes) || bytes < 1 || bytes > kMaxMemoryLimit)
+      bad("a size such as 256MB or 1GB (units B, KB, MB, GB, TB), from 1B to 8000000TB");
     s.memory_limit = bytes;
   } else if (name == "disabled_rules") {
     std::set<std::string> rules;
@@ -67,7 +73,8 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
       if (std::find(known.begin(), known.end(), item) == known.end()) {
         std::string list;
         for (auto& k : known) list += (list.empty() ? "" : ", ") + k;
-        throw Error(ErrorCode::TYPE_ERROR, fmt::format("unknown rewrite rule '{}' in disabled_rules (rules: {})", item, list));
+        throw Error(ErrorCode::TYPE_ERROR,
+                    fmt::format("unknown rewrite rule '{}' in disabled_rules (rules: {})", printable(item), list));
       }
       rules.insert(item);
     }
@@ -110,7 +117,7 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
   } else {
     std::string list;
     for (auto& k : setting_names()) list += (list.empty() ? "" : ", ") + k;
-    throw Error(ErrorCode::BIND_ERROR, fmt::format("unknown setting '{}' (settings: {})", raw_name, list));
+    throw Error(ErrorCode::BIND_ERROR, fmt::format("unknown setting '{}' (settings: {})", printable(raw_name), list));
   }
 }
 

@@ -1,5 +1,6 @@
 #include "planner/signing/expr_normalizer.hpp"
 
+#include "planner/common/stack_guard.hpp"
 #include "planner/rewrite/rules/constant_folding.hpp"
 
 namespace hindsight {
@@ -25,6 +26,7 @@ bool contains_equal(const std::vector<ExprPtr>& list, const Expr& x) {
 }
 
 void normalize(ExprPtr& e) {
+  if (!e->children.empty()) check_stack_depth("signing");
   for (auto& c : e->children) normalize(c);
   if (e->kind == ExprKind::Call) {
     bool cmp = e->op == ScalarOp::Lt || e->op == ScalarOp::Le || e->op == ScalarOp::Gt || e->op == ScalarOp::Ge;

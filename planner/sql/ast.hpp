@@ -101,7 +101,9 @@ struct ColumnRefExpr : Expr {
 struct IntegerLiteral : Expr {
   static constexpr ExprType kType = ExprType::IntegerLiteral;
   IntegerLiteral() : Expr(kType) {}
-  int64_t value = 0;  ///< always >= 0: a leading '-' is a UnaryExpr
+  /// >= 0 (a leading '-' is a UnaryExpr), except -9223372036854775808: BIGINT's minimum, whose magnitude does
+  /// not fit int64, is one literal spanning the '-'.
+  int64_t value = 0;
 };
 
 struct DecimalLiteral : Expr {

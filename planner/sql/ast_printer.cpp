@@ -1,6 +1,9 @@
 // to_string() for AST nodes: normalised SQL that parses back to the same tree.
 #include <fmt/format.h>
 
+#include <vector>
+
+#include "planner/common/stack_guard.hpp"
 #include "planner/sql/ast.hpp"
 #include "planner/sql/lexer.hpp"
 
@@ -123,6 +126,7 @@ class SqlPrinter {
   }
 
   void expr_body(const Expr& e) {
+    check_stack_depth("printing an expression");
     switch (e.type) {
       case ExprType::ColumnRef: {
         const auto& c = e.as<ColumnRefExpr>();
@@ -159,11 +163,16 @@ class SqlPrinter {
         return;
       }
       case ExprType::Binary: {
-        const auto& b = e.as<BinaryExpr>();
-        int p = precedence(e);
-        expr(*b.left, p);
-        out += fmt::format(" {} ", binary_op_sql(b.op));
-        expr(*b.right, p + 1);
+        // Left-associative: a left operand of at least our precedence needs no parentheses, so a left-deep chain
+        // (a + b + c ..., as deep as it is long) is printed by walking down its spine in a loop.
+        std::vector<const BinaryExpr*> spine{&e.as<BinaryExpr>()};
+        while (spine.back()->left->is<BinaryExpr>() && precedence(*spine.back()->left) >= precedence(*spine.back()))
+          spine.push_back(&spine.back()->left->as<BinaryExpr>());
+        expr(*spine.back()->left, precedence(*spine.back()));
+        for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
+          out += fmt::format(" {} ", binary_op_sql((*it)->op));
+          expr(*(*it)->right, precedence(**it) + 1);
+        }
         return;
       }
       case ExprType::Between: {

@@ -1,4 +1,5 @@
 // for_each_node(): a pre-order walk over every AST node kind.
+#include "planner/common/stack_guard.hpp"
 #include "planner/sql/ast.hpp"
 
 namespace hindsight::sql {
@@ -15,6 +16,7 @@ void walk_all(const std::vector<ExprPtr>& list, const Visit& fn) {
 }
 
 void walk(const Expr& e, const Visit& fn) {
+  check_stack_depth("walking the syntax tree");
   fn(e);
   switch (e.type) {
     case ExprType::Unary: walk(*e.as<UnaryExpr>().operand, fn); return;

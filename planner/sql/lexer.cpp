@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "planner/common/error.hpp"
+#include "planner/common/text.hpp"
 
 namespace hindsight::sql {
 
@@ -20,6 +21,7 @@ class Scanner {
   explicit Scanner(const std::string& sql) : sql_(sql) {}
 
   std::vector<Token> run() {
+    check_encoding();
     std::vector<Token> out;
     while (true) {
       skip_space_and_comments();
@@ -57,6 +59,26 @@ class Scanner {
 
   [[noreturn]] void fail(const std::string& message, int line, int col) const {
     throw Error(ErrorCode::PARSE_ERROR, message, SourcePos{"", line, col}, caret_excerpt(sql_, line, col));
+  }
+
+  /// The whole text must be UTF-8 without NUL bytes: a Latin-1 file or a stray byte is reported where it is,
+  /// instead of flowing into identifiers, strings and (invalid) JSON output.
+  void check_encoding() const {
+    int line = 1, col = 1;
+    for (size_t i = 0; i < sql_.size();) {
+      const auto c = static_cast<unsigned char>(sql_[i]);
+      if (c == 0) fail("invalid character NUL (byte 0x00) in the SQL text", line, col);
+      size_t n = c < 0x80 ? 1 : utf8_sequence_length(sql_, i);
+      if (n == 0)
+        fail(fmt::format("invalid UTF-8 byte 0x{:02X} in the SQL text (SQL must be UTF-8 encoded)", c), line, col);
+      if (c == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        col += static_cast<int>(n);
+      }
+      i += n;
+    }
   }
 
   void skip_space_and_comments() {
@@ -126,7 +148,7 @@ class Scanner {
       while (is_digit(peek())) advance();
     }
     if (!at_end() && (is_ident_char(peek()) || peek() == '.')) {
-      fail(fmt::format("invalid number '{}'", sql_.substr(t.offset, pos_ - t.offset + 1)), t.line, t.col);
+      fail(fmt::format("invalid number '{}'", printable(sql_.substr(t.offset, pos_ - t.offset + 1))), t.line, t.col);
     }
     t.value = sql_.substr(t.offset, pos_ - t.offset);
   }
@@ -215,8 +237,7 @@ bool is_reserved_keyword(std::string_view w) {
 std::vector<Token> tokenize(const std::string& sql) { return Scanner(sql).run(); }
 
 std::string describe_token(const Token& token) {
-  constexpr size_t kMax = 40;
-  std::string text = token.text.size() > kMax ? token.text.substr(0, kMax) + "..." : token.text;
+  std::string text = printable(token.text, 40);
   switch (token.type) {
     case TokenType::End: return "end of input";
     case TokenType::String: return "string literal " + text;

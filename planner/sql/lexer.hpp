@@ -37,9 +37,9 @@ struct Token {
 };
 
 /// Splits SQL text into tokens, skipping whitespace, `-- line` and `/* block */` comments. The result always
-/// ends with one End token. Throws hindsight::Error (PARSE_ERROR) for an unterminated string, quoted
-/// identifier or block comment (at its start), an empty quoted identifier, and a number run into letters
-/// ("12abc").
+/// ends with one End token. Throws hindsight::Error (PARSE_ERROR) for text that is not UTF-8 or holds a NUL
+/// byte (at the first bad byte), an unterminated string, quoted identifier or block comment (at its start), an
+/// empty quoted identifier, and a number run into letters ("12abc").
 std::vector<Token> tokenize(const std::string& sql);
 
 /// True for words that cannot be used as unquoted identifiers or bare aliases (`from`, `select`, `join`, ...).

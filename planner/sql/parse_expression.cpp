@@ -1,6 +1,7 @@
 // Expressions, lowest to highest precedence:
 //   OR < AND < NOT < comparison / IS / LIKE / BETWEEN / IN < || < + - < * / % < unary - + < primary
 #include <charconv>
+#include <cstdint>
 #include <fmt/format.h>
 
 #include "planner/sql/parser_internal.hpp"
@@ -13,6 +14,13 @@ namespace {
 bool parse_int64(const std::string& digits, int64_t& out) {
   auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
   return ec == std::errc() && ptr == digits.data() + digits.size();
+}
+
+/// True for the digits of 2^63 (leading zeros allowed): the magnitude of BIGINT's minimum.
+bool is_bigint_min_magnitude(const std::string& digits) {
+  uint64_t v = 0;
+  auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  return ec == std::errc() && ptr == digits.data() + digits.size() && v == (uint64_t{1} << 63);
 }
 
 bool parse_double(const std::string& text, double& out) {
@@ -130,8 +138,8 @@ ExprPtr Parser::parse_comparison() {
     bool matched = false;
     for (const auto& c : comparisons) {
       if (!check_sym(c.symbol)) continue;
-      chain.step();
       advance();
+      chain.step();
       if ((check_kw("ANY") || check_kw("ALL") || check_kw("SOME")) && check_sym("(", 1))
         not_supported(peek(), fmt::format("a quantified comparison ({})", upper(peek().value)));
       left = make_binary(c.op, std::move(left), parse_concat());
@@ -141,8 +149,8 @@ ExprPtr Parser::parse_comparison() {
     if (matched) continue;
 
     if (check_kw("IS")) {
-      chain.step();
       advance();
+      chain.step();
       bool negated = accept_kw("NOT");
       if (check_kw("TRUE") || check_kw("FALSE") || check_kw("UNKNOWN") || check_kw("DISTINCT"))
         not_supported(peek(), fmt::format("IS {}{}", negated ? "NOT " : "", upper(peek().value)));
@@ -163,8 +171,8 @@ ExprPtr Parser::parse_comparison() {
     }
     if (check_kw("ILIKE") || check_kw("SIMILAR")) not_supported(peek(), upper(peek().value));
     if (check_kw("BETWEEN")) {
-      chain.step();
       advance();
+      chain.step();
       if (check_kw("SYMMETRIC") || check_kw("ASYMMETRIC")) not_supported(peek(), "BETWEEN SYMMETRIC");
       ExprPtr low = parse_concat();
       expect_kw("AND");
@@ -177,12 +185,12 @@ ExprPtr Parser::parse_comparison() {
       finish(*b);
       left = std::move(b);
     } else if (check_kw("IN")) {
-      chain.step();
       const Token& in_token = advance();
+      chain.step();
       left = parse_in(std::move(left), negated, in_token);
     } else if (check_kw("LIKE")) {
-      chain.step();
       advance();
+      chain.step();
       ExprPtr pattern = parse_concat();
       if (check_kw("ESCAPE")) not_supported(peek(), "LIKE ... ESCAPE");
       auto l = make_at<LikeExpr>(left->span);
@@ -238,8 +246,8 @@ ExprPtr Parser::parse_additive() {
   ExprPtr left = parse_multiplicative();
   ChainGuard chain(*this);
   while (check_sym("+") || check_sym("-")) {
-    chain.step();
     BinaryOp op = advance().text == "+" ? BinaryOp::Add : BinaryOp::Sub;
+    chain.step();
     left = make_binary(op, std::move(left), parse_multiplicative());
   }
   return left;
@@ -249,15 +257,24 @@ ExprPtr Parser::parse_multiplicative() {
   ExprPtr left = parse_unary();
   ChainGuard chain(*this);
   while (check_sym("*") || check_sym("/") || check_sym("%")) {
-    chain.step();
     const std::string& s = advance().text;
     BinaryOp op = s == "*" ? BinaryOp::Mul : s == "/" ? BinaryOp::Div : BinaryOp::Mod;
+    chain.step();
     left = make_binary(op, std::move(left), parse_unary());
   }
   return left;
 }
 
 ExprPtr Parser::parse_unary() {
+  if (check_sym("-") && peek(1).type == TokenType::Integer && is_bigint_min_magnitude(peek(1).value)) {
+    // -9223372036854775808 is BIGINT's minimum, although its magnitude alone does not fit a BIGINT.
+    auto lit = make<IntegerLiteral>(advance());
+    advance();
+    lit->value = INT64_MIN;
+    finish(*lit);
+    if (check_sym("::")) not_supported(peek(), "a '::' cast (use CAST(x AS type))");
+    return lit;
+  }
   if (check_sym("-") || check_sym("+")) {
     DepthGuard guard(*this);
     const Token& sign = advance();

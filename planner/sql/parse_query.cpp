@@ -97,6 +97,7 @@ std::unique_ptr<OrderByItem> Parser::parse_order_by_item() {
 
 QueryBodyPtr Parser::parse_query_body() {
   QueryBodyPtr left = parse_query_body_primary();
+  ChainGuard chain(*this, ChainGuard::Kind::Relations);
   while (true) {
     reject_unsupported_set_op();
     if (!check_kw("UNION")) {
@@ -104,6 +105,7 @@ QueryBodyPtr Parser::parse_query_body() {
       break;
     }
     advance();
+    chain.step();
     SourceSpan start = left->span;
     bool all = accept_kw("ALL");
     if (!all) accept_kw("DISTINCT");
@@ -161,7 +163,9 @@ std::unique_ptr<SelectCore> Parser::parse_select_core() {
   } while (accept_sym(","));
   if (check_kw("INTO")) not_supported(peek(), "SELECT INTO");
   if (accept_kw("FROM")) {
+    ChainGuard chain(*this, ChainGuard::Kind::Relations);  // the binder joins the FROM list left-deep
     do {
+      if (!core->from.empty()) chain.step();
       core->from.push_back(parse_table_ref());
     } while (accept_sym(","));
   }
@@ -221,6 +225,7 @@ std::vector<std::string> Parser::parse_column_alias_list() {
 
 TableRefPtr Parser::parse_table_ref() {
   TableRefPtr left = parse_table_primary();
+  ChainGuard chain(*this, ChainGuard::Kind::Relations);
   while (true) {
     JoinType type;
     const Token& at = peek();
@@ -245,6 +250,7 @@ TableRefPtr Parser::parse_table_ref() {
       note_expected("FULL");
       break;
     }
+    chain.step();
     auto join = make_at<JoinRef>(left->span);
     join->join_type = type;
     join->left = std::move(left);

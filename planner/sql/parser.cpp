@@ -10,8 +10,6 @@ namespace hindsight::sql {
 
 namespace {
 
-constexpr int kMaxDepth = 200;
-constexpr int kMaxTreeDepth = 10000;
 
 /// Optimal string alignment distance (Levenshtein plus adjacent transpositions), case-insensitive.
 int edit_distance(std::string_view a, std::string_view b) {
@@ -55,19 +53,23 @@ bool is_unsupported_statement(const Token& t) {
 Parser::Parser(const std::string& sql, std::vector<Token> tokens) : sql_(sql), tokens_(std::move(tokens)) {}
 
 Parser::DepthGuard::DepthGuard(Parser& p) : parser_(p) {
-  ++parser_.depth_;
-  ++parser_.tree_depth_;
-  if (parser_.depth_ > kMaxDepth || parser_.tree_depth_ > kMaxTreeDepth) {
+  if (++parser_.depth_ > kMaxNestingDepth) {
     --parser_.depth_;
-    --parser_.tree_depth_;
-    parser_.fail(parser_.peek(), fmt::format("statement nested too deeply (more than {} levels)", kMaxDepth));
+    parser_.fail(parser_.peek(), fmt::format("statement nested too deeply (more than {} levels)", kMaxNestingDepth));
   }
 }
 
 void Parser::ChainGuard::step() {
   ++steps_;
-  if (++parser_.tree_depth_ > kMaxTreeDepth)
-    parser_.fail(parser_.previous(), fmt::format("expression too deep (more than {} operators in a chain)", kMaxTreeDepth));
+  if (kind_ == Kind::Operators && ++parser_.chained_ > kMaxChainedOperators)
+    parser_.fail(parser_.previous(),
+                 fmt::format("expression too long: more than {} chained operators (such as a + b + ... or a OR b OR "
+                             "...) in one expression",
+                             kMaxChainedOperators));
+  if (kind_ == Kind::Relations && ++parser_.relations_ > kMaxChainedRelations)
+    parser_.fail(parser_.previous(),
+                 fmt::format("query too long: more than {} chained UNIONs or joins (a FROM list counts as joins) in one query",
+                             kMaxChainedRelations));
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -72,14 +72,11 @@ class Parser {
     return node;
   }
 
-  /// Bounds recursion so that deeply nested input is a PARSE_ERROR rather than a stack overflow.
+  /// Bounds recursion (kMaxNestingDepth) so that deeply nested input is a PARSE_ERROR, not a stack overflow.
   class DepthGuard {
    public:
     explicit DepthGuard(Parser& p);
-    ~DepthGuard() {
-      --parser_.depth_;
-      --parser_.tree_depth_;
-    }
+    ~DepthGuard() { --parser_.depth_; }
     DepthGuard(const DepthGuard&) = delete;
     DepthGuard& operator=(const DepthGuard&) = delete;
 
@@ -87,18 +84,21 @@ class Parser {
     Parser& parser_;
   };
 
-  /// Counts the operators of a left-associative chain (a + b + c ...) towards the tree depth, so a very long
-  /// chain (whose tree is as deep as it is long) is a PARSE_ERROR rather than a stack overflow later.
+  /// Counts the links of a left-associative chain parsed by a loop: the operators of a + b + c ... against
+  /// kMaxChainedOperators, the UNION members and FROM / JOIN inputs of a query against kMaxChainedRelations. The
+  /// tree (and the plan) is as deep as the chain is long, and later stages recurse over it.
   class ChainGuard {
    public:
-    explicit ChainGuard(Parser& p) : parser_(p) {}
-    ~ChainGuard() { parser_.tree_depth_ -= steps_; }
+    enum class Kind { Operators, Relations };
+    explicit ChainGuard(Parser& p, Kind kind = Kind::Operators) : parser_(p), kind_(kind) {}
+    ~ChainGuard() { (kind_ == Kind::Operators ? parser_.chained_ : parser_.relations_) -= steps_; }
     ChainGuard(const ChainGuard&) = delete;
     ChainGuard& operator=(const ChainGuard&) = delete;
     void step();
 
    private:
     Parser& parser_;
+    Kind kind_;
     int steps_ = 0;
   };
 
@@ -152,8 +152,9 @@ class Parser {
   std::vector<Token> tokens_;
   size_t pos_ = 0;
   int next_id_ = 0;
-  int depth_ = 0;       ///< recursion depth (DepthGuard)
-  int tree_depth_ = 0;  ///< recursion plus chain length (DepthGuard and ChainGuard)
+  int depth_ = 0;    ///< nesting depth (DepthGuard), at most kMaxNestingDepth
+  int chained_ = 0;    ///< chain operators open on the way to the current token (ChainGuard)
+  int relations_ = 0;  ///< UNION members and FROM / JOIN inputs open on the way (ChainGuard, Kind::Relations)
   std::vector<std::string> expected_;  ///< alternatives tried at expected_at_
   size_t expected_at_ = 0;
   size_t last_bare_alias_ = SIZE_MAX;  ///< token index of the last alias written without AS

@@ -35,6 +35,8 @@ class ByteCursor {
     return v;
   }
   bool at_end() const { return p_ == end_; }
+  /// The next byte to read.
+  const char* position() const { return p_; }
 
  private:
   const char* p_;

@@ -1,5 +1,7 @@
 #include "planner/storage/column_vector.hpp"
 
+#include <algorithm>
+
 namespace hindsight {
 
 void ColumnVector::reserve(size_t n) {
@@ -108,6 +110,14 @@ Value ColumnVector::get(size_t row) const {
     case PhysicalKind::String: v.s = strs[row]; break;
   }
   return v;
+}
+
+size_t ColumnVector::string_heap_bytes() const {
+  constexpr size_t kInline = 15;  // libstdc++'s small-string buffer
+  size_t b = 0;
+  for (const auto& s : strs)
+    if (s.capacity() > kInline) b += std::max<size_t>(32, (s.capacity() + 1 + 8 + 15) & ~size_t{15});
+  return b;
 }
 
 size_t ColumnVector::byte_size() const {

@@ -52,6 +52,17 @@ struct ColumnVector {
 
   /// Approximate heap footprint in bytes (for memory accounting and exchange byte counts).
   size_t byte_size() const;
+  /// What the column holds in allocated memory: its buffers' capacities (not sizes), plus the heap
+  /// block the allocator hands out for every string too long for the inline buffer. What the memory
+  /// budget is charged; byte_size() is the data itself (what EXPLAIN reports as bytes moved).
+  size_t allocated_bytes() const { return buffer_bytes() + string_heap_bytes(); }
+  /// The capacities of the column's buffers.
+  size_t buffer_bytes() const {
+    return ints.capacity() * sizeof(int64_t) + dbls.capacity() * sizeof(double) + strs.capacity() * sizeof(std::string) +
+           nulls.capacity();
+  }
+  /// The heap blocks of the strings (glibc: the request plus an 8-byte header, rounded to 16, at least 32).
+  size_t string_heap_bytes() const;
 };
 
 /// A horizontal slice of rows (about kBatchSize of them) in columnar form.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <optional>
 
 #include "planner/common/error.hpp"
 #include "planner/storage/bucketing.hpp"
@@ -50,7 +51,17 @@ class CsvTableReader {
       throw Error(ErrorCode::DATA_ERROR, fmt::format("empty file: missing header row for table '{}'", def_.name),
                   SourcePos{tok_.path(), 1, 1});
     check_header(*fields);
+    // A blank line is a row only where it can mean one: a single nullable column holding NULL. Elsewhere blank lines
+    // are tolerated at the end of the file (editors add them), so the first is remembered and reported only if a
+    // record follows it.
+    std::optional<Error> blank_line;
+    const bool blank_is_row = def_.columns.size() == 1 && def_.columns[0].nullable;
     while ((fields = tok_.next())) {
+      if (!blank_is_row && CsvTokenizer::is_blank(*fields)) {
+        if (!blank_line) blank_line = tok_.error_at((*fields)[0], blank_line_message());
+        continue;
+      }
+      if (blank_line) throw *blank_line;
       convert_record(*fields);
       if (rows_ == kSampleRows) reserve_estimate();
       if (guard_ && rows_ % kGuardRows == 0) guard_->check(def_.name, estimated_bytes());
@@ -70,7 +81,16 @@ class CsvTableReader {
     tok_.fail(at, msg);
   }
 
+  std::string blank_line_message() const {
+    std::string what = def_.columns.size() == 1 ? fmt::format("column '{}' is not nullable", def_.columns[0].name)
+                                                : fmt::format("expected {} fields", def_.columns.size());
+    return fmt::format("blank line: {} (table '{}'); only blank lines at the end of the file are ignored", what,
+                       def_.name);
+  }
+
   void check_header(const std::vector<CsvField>& fields) {
+    if (CsvTokenizer::is_blank(fields))
+      tok_.fail(fields[0], fmt::format("the first line is blank: expected the header row of table '{}'", def_.name));
     check_field_count(fields);
     for (size_t c = 0; c < fields.size(); ++c) {
       std::string_view name = CsvTokenizer::text(fields[c], scratch_);
@@ -153,6 +173,10 @@ class CsvTableReader {
   }
 
   [[noreturn]] void bad_value(const CsvField& f, const ColumnDef& cd, std::string_view text) const {
+    if (f.quoted && text.empty())
+      tok_.fail(f, fmt::format("column '{}': a quoted empty field is an empty string, not a {} value (leave the "
+                               "field empty, unquoted, for NULL)",
+                               cd.name, cd.type.to_string()));
     if (!is_valid_utf8(text))
       tok_.fail(f, fmt::format("column '{}': invalid UTF-8 in '{}'", cd.name, printable_excerpt(text)));
     tok_.fail(f,

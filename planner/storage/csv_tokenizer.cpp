@@ -59,7 +59,6 @@ const std::vector<CsvField>* CsvTokenizer::next() {
     // Records are consumed when handed out: the fields stay valid until the next call, which may move the window.
     pos_ = static_cast<size_t>(next - buf_.data());
     line_ = next_line_;
-    if (fields_.size() == 1 && fields_[0].is_null()) continue;  // blank line
     return &fields_;
   }
 }
@@ -168,8 +167,10 @@ SourcePos CsvTokenizer::pos_of(const CsvField& f) const {
   return SourcePos{path_, f.line, col};
 }
 
-void CsvTokenizer::fail(const CsvField& f, const std::string& message) const {
-  throw Error(ErrorCode::DATA_ERROR, message, pos_of(f));
+void CsvTokenizer::fail(const CsvField& f, const std::string& message) const { throw error_at(f, message); }
+
+Error CsvTokenizer::error_at(const CsvField& f, const std::string& message) const {
+  return Error(ErrorCode::DATA_ERROR, message, pos_of(f));
 }
 
 }  // namespace hindsight

@@ -22,8 +22,9 @@ struct CsvField {
 };
 
 /// Splits a CSV file into records (RFC 4180: comma separator, "quoted" fields with "" escapes that may span lines,
-/// \n or \r\n line ends, a UTF-8 BOM skipped). Reads the file in large chunks; a record is handed out only when
-/// it is complete in the window. Blank lines are skipped. Malformed quoting throws DATA_ERROR at file:line:col.
+/// \n or \r\n line ends, a UTF-8 BOM skipped; the dialect is in docs/csv.md). Reads the file in large chunks; a
+/// record is handed out only when it is complete in the window. A blank line is a record of one NULL field (what
+/// it means is the reader's business, see is_blank). Malformed quoting throws DATA_ERROR at file:line:col.
 class CsvTokenizer {
  public:
   /// Opens `path` (IO_ERROR if it cannot). `column_names` only serve error messages.
@@ -32,8 +33,11 @@ class CsvTokenizer {
   CsvTokenizer(const CsvTokenizer&) = delete;
   CsvTokenizer& operator=(const CsvTokenizer&) = delete;
 
-  /// The next non-blank record, or nullptr at end of file.
+  /// The next record, or nullptr at end of file. The line end after the last record is optional.
   const std::vector<CsvField>* next();
+
+  /// A blank line ("" or "\r" before the line end): one unquoted empty field.
+  static bool is_blank(const std::vector<CsvField>& record) { return record.size() == 1 && record[0].is_null(); }
 
   /// The field's text with "" unescaped (into `scratch` when needed).
   static std::string_view text(const CsvField& f, std::string& scratch) {
@@ -42,6 +46,8 @@ class CsvTokenizer {
   /// file:line:col of the field start (col counts characters, not bytes).
   SourcePos pos_of(const CsvField& f) const;
   [[noreturn]] void fail(const CsvField& f, const std::string& message) const;
+  /// The DATA_ERROR fail() would throw, to throw later (the field's pointers do not outlive the record).
+  Error error_at(const CsvField& f, const std::string& message) const;
 
   const std::string& path() const { return path_; }
   uint64_t file_size() const { return file_size_; }

@@ -4,6 +4,8 @@
 
 #include "planner/common/date.hpp"
 #include "planner/common/types.hpp"
+#include "planner/common/value.hpp"
+#include "planner/storage/column_vector.hpp"
 
 namespace hindsight {
 
@@ -57,7 +59,8 @@ void CsvBuffer::date_field(int64_t days) {
 }
 
 void CsvBuffer::text_field(std::string_view s) {
-  bool quote = s.empty() || s.find_first_of(",\"\r\n") != std::string_view::npos;
+  auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  bool quote = s.empty() || blank(s.front()) || blank(s.back()) || s.find_first_of(",\"\r\n") != std::string_view::npos;
   if (!quote) return plain_field(s);
   data_ += '"';
   for (char c : s) {
@@ -65,6 +68,27 @@ void CsvBuffer::text_field(std::string_view s) {
     data_ += c;
   }
   data_ += "\",";
+}
+
+void CsvBuffer::value_field(const ColumnVector& col, size_t row) {
+  if (col.is_null(row)) return null_field();
+  switch (col.type.id) {
+    case TypeId::Null:
+      return null_field();
+    case TypeId::Boolean:
+      return plain_field(col.ints[row] ? "true" : "false");
+    case TypeId::Integer:
+    case TypeId::BigInt:
+      return int_field(col.ints[row]);
+    case TypeId::Decimal:
+      return decimal_field(col.ints[row], col.type.scale);
+    case TypeId::Date:
+      return date_field(col.ints[row]);
+    case TypeId::Double:
+      return plain_field(format_double(col.dbls[row]));
+    case TypeId::Varchar:
+      return text_field(col.strs[row]);
+  }
 }
 
 }  // namespace hindsight

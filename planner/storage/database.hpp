@@ -22,7 +22,7 @@ class Database {
   const std::string& data_dir() const { return catalog_.folder; }
 
   /// The loaded table `name` (case-insensitive). Loads it on first use (binary cache or CSV) and reloads it when
-  /// its file's size or mtime changed. Thread-safe; concurrent callers for one table wait for a single load.
+  /// its file changed (size, mtime, ctime or inode; see FileStamp). Thread-safe; concurrent callers for one table wait for a single load.
   /// Throws BIND_ERROR for an unknown table, IO_ERROR / DATA_ERROR if loading fails; a failed load leaves the
   /// previously loaded data in place and the next call retries.
   TablePtr table(const std::string& name);

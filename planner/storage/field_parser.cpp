@@ -1,5 +1,6 @@
 #include "planner/storage/field_parser.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <limits>
 
@@ -46,7 +47,7 @@ bool parse_boolean(std::string_view t, int64_t& out) {
 
 bool parse_decimal_field(std::string_view t, const DataType& type, int64_t& out) {
   // Fast path for the common shape [-]digits[.digits] with at most `scale` fraction digits and few digits overall;
-  // everything else (rounding, '+', long inputs, errors) goes through the checks below and parse_decimal.
+  // everything else (rounding, '+', long inputs, errors) takes the general path below.
   if (!t.empty() && t.size() <= 17) {
     size_t i = t[0] == '-' ? 1 : 0;
     int64_t whole = 0, frac = 0;
@@ -72,17 +73,41 @@ bool parse_decimal_field(std::string_view t, const DataType& type, int64_t& out)
       return true;
     }
   }
-  // Reject more integer digits than the precision allows before parse_decimal can overflow.
-  size_t i = (!t.empty() && (t[0] == '-' || t[0] == '+')) ? 1 : 0;
-  while (i < t.size() && t[i] == '0') ++i;
-  int int_digits = 0;
-  for (; i < t.size() && t[i] != '.'; ++i) ++int_digits;
-  if (int_digits > type.precision - type.scale) return false;
-  int64_t v;
-  if (!parse_decimal(t, type.scale, v)) return false;
-  int64_t limit = pow10_i64(type.precision);
-  if (v >= limit || v <= -limit) return false;
-  out = v;
+  // General path: [+-]digits[.digits], at least one digit, rounding half away from zero beyond the scale. At most
+  // precision - scale integer digits are accepted, so the scaled value has at most 18 digits and cannot overflow.
+  size_t i = 0;
+  bool neg = false;
+  if (i < t.size() && (t[i] == '-' || t[i] == '+')) neg = t[i++] == '-';
+  int64_t v = 0;
+  int int_digits = 0, frac_digits = 0;
+  bool any = false, round_up = false;
+  for (; i < t.size() && t[i] != '.'; ++i) {
+    unsigned d = static_cast<unsigned>(t[i] - '0');
+    if (d > 9) return false;
+    any = true;
+    if (v == 0 && d == 0) continue;  // leading zeros
+    if (++int_digits > type.precision - type.scale) return false;
+    v = v * 10 + d;
+  }
+  if (i < t.size()) {
+    for (++i; i < t.size(); ++i) {
+      unsigned d = static_cast<unsigned>(t[i] - '0');
+      if (d > 9) return false;
+      any = true;
+      if (frac_digits < type.scale) {
+        v = v * 10 + d;
+        ++frac_digits;
+      } else if (frac_digits == type.scale) {
+        round_up = d >= 5;
+        ++frac_digits;
+      }
+    }
+  }
+  if (!any) return false;
+  for (int kept = std::min<int>(frac_digits, type.scale); kept < type.scale; ++kept) v *= 10;
+  if (round_up) ++v;
+  if (v >= pow10_i64(type.precision)) return false;
+  out = neg ? -v : v;
   return true;
 }
 

@@ -17,7 +17,7 @@ struct Table {
   /// buckets[b][c] is column c of bucket b.
   std::vector<std::vector<ColumnVector>> buckets;
   uint64_t row_count = 0;
-  /// Changes whenever the underlying data changes (hash of the source file's size and mtime).
+  /// Changes whenever the underlying data changes (hash of the source file's FileStamp and the schema).
   uint64_t data_version = 0;
 };
 

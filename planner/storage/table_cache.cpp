@@ -1,5 +1,6 @@
 #include "planner/storage/table_cache.hpp"
 
+#include <algorithm>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/mman.h>
@@ -7,7 +8,6 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -15,11 +15,13 @@
 
 #include "planner/common/hashing.hpp"
 #include "planner/storage/column_codec.hpp"
+#include "planner/storage/temp_files.hpp"
 
 namespace hindsight {
 
 // Layout of a .hsc file (all integers little-endian):
-//   magic "HSTCACHE" | u32 format version | u32 reserved (0) | u64 source size | i64 source mtime (ns)
+//   magic "HSTCACHE" | u32 format version | u32 reserved (0)
+//   | source stamp: u64 size | i64 mtime (ns) | i64 ctime (ns) | u64 inode | u64 device
 //   | u32 schema length | schema fingerprint bytes | u64 row count | u32 bucket count
 //   | per bucket: u64 rows, then per column an encode_column block
 //   | u64 XXH3-64 of everything before it.
@@ -90,7 +92,9 @@ class HashingWriter {
   bool ok_ = true;
 };
 
-/// A read-only private mapping of a whole file (no copy into anonymous memory).
+/// A read-only private mapping of a whole file (no copy into anonymous memory). Read front to back, it
+/// can give back the pages already read (release_before), so that at most a window of the file is
+/// resident beside the columns decoded from it.
 class MappedFile {
  public:
   explicit MappedFile(const std::string& path) {
@@ -99,8 +103,11 @@ class MappedFile {
     struct stat st {};
     if (::fstat(fd, &st) == 0 && st.st_size > 0) {
       size_ = static_cast<size_t>(st.st_size);
-      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-      if (p != MAP_FAILED) data_ = static_cast<const char*>(p);
+      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p != MAP_FAILED) {
+        data_ = static_cast<const char*>(p);
+        ::madvise(p, size_, MADV_SEQUENTIAL);
+      }
     }
     ::close(fd);
   }
@@ -112,13 +119,25 @@ class MappedFile {
   bool ok() const { return data_ != nullptr; }
   const char* data() const { return data_; }
   size_t size() const { return size_; }
+  /// Drops the resident pages wholly before `p` (they are read again from the page cache if touched).
+  void release_before(const char* p) {
+    const size_t page = 4096;
+    size_t n = static_cast<size_t>(p - data_) / page * page;
+    if (n > released_) {
+      ::madvise(const_cast<char*>(data_) + released_, n - released_, MADV_DONTNEED);
+      released_ = n;
+    }
+  }
+  /// Starts again from the beginning (after a first pass over the whole file).
+  void rewind() { released_ = 0; }
 
  private:
+  size_t released_ = 0;
   const char* data_ = nullptr;
   size_t size_ = 0;
 };
 
-std::optional<Table> decode_table(const MappedFile& data, const TableDef& def, const FileStamp& source,
+std::optional<Table> decode_table(MappedFile& data, const TableDef& def, const FileStamp& source,
                                   LoadGuard* guard) {
   if (data.size() < sizeof kMagic + 8) return std::nullopt;
   ByteCursor header(data.data(), data.data() + data.size() - 8);
@@ -128,6 +147,9 @@ std::optional<Table> decode_table(const MappedFile& data, const TableDef& def, c
   FileStamp stamp;
   stamp.size = header.get<uint64_t>();
   stamp.mtime_ns = header.get<int64_t>();
+  stamp.ctime_ns = header.get<int64_t>();
+  stamp.inode = header.get<uint64_t>();
+  stamp.device = header.get<uint64_t>();
   if (!(stamp == source)) return std::nullopt;
   uint32_t schema_len = header.get<uint32_t>();
   std::string_view schema(header.take(schema_len), schema_len);
@@ -136,7 +158,21 @@ std::optional<Table> decode_table(const MappedFile& data, const TableDef& def, c
   // Only now is the (possibly large) payload worth checksumming.
   uint64_t stored;
   std::memcpy(&stored, data.data() + data.size() - 8, sizeof stored);
-  if (XXH3_64bits(data.data(), data.size() - 8) != stored) return std::nullopt;
+  {
+    XXH3_state_t* state = XXH3_createState();
+    if (!state) return std::nullopt;
+    XXH3_64bits_reset(state);
+    constexpr size_t kChunk = 8 << 20;
+    for (size_t at = 0; at < data.size() - 8; at += kChunk) {
+      const size_t n = std::min(kChunk, data.size() - 8 - at);
+      XXH3_64bits_update(state, data.data() + at, n);
+      data.release_before(data.data() + at + n);
+    }
+    const uint64_t digest = XXH3_64bits_digest(state);
+    XXH3_freeState(state);
+    if (digest != stored) return std::nullopt;
+    data.rewind();
+  }
 
   ByteCursor& in = header;
   Table t;
@@ -156,6 +192,7 @@ std::optional<Table> decode_table(const MappedFile& data, const TableDef& def, c
     for (const auto& c : def.columns) {
       bucket.emplace_back(c.type);
       decode_column(in, static_cast<size_t>(rows), bucket.back());
+      data.release_before(in.position());
       if (guard) guard->check(def.name, bytes += static_cast<int64_t>(bucket.back().byte_size()));
     }
   }
@@ -171,6 +208,9 @@ bool stat_file(const std::string& path, FileStamp& out) {
   if (::stat(path.c_str(), &st) != 0) return false;
   out.size = static_cast<uint64_t>(st.st_size);
   out.mtime_ns = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000000LL + st.st_mtim.tv_nsec;
+  out.ctime_ns = static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec;
+  out.inode = static_cast<uint64_t>(st.st_ino);
+  out.device = static_cast<uint64_t>(st.st_dev);
   return true;
 }
 
@@ -186,6 +226,9 @@ std::string schema_fingerprint(const TableDef& def) {
 
 uint64_t data_version_of(const FileStamp& stamp, const TableDef& def) {
   uint64_t h = hash_combine(hash_int64(static_cast<int64_t>(stamp.size)), hash_int64(stamp.mtime_ns));
+  h = hash_combine(h, hash_int64(stamp.ctime_ns));
+  h = hash_combine(h, hash_int64(static_cast<int64_t>(stamp.inode)));
+  h = hash_combine(h, hash_int64(static_cast<int64_t>(stamp.device)));
   return hash_combine(h, hash_bytes(schema_fingerprint(def)));
 }
 
@@ -207,8 +250,8 @@ std::optional<Table> read_table_cache(const std::string& cache_path, const Table
 }
 
 bool write_table_cache(const std::string& cache_path, const Table& table, const FileStamp& source) {
-  static std::atomic<uint64_t> counter{0};
-  std::string tmp = fmt::format("{}.tmp.{}.{}", cache_path, ::getpid(), counter++);
+  PendingTempFile pending(cache_path);
+  const std::string& tmp = pending.path();
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) return false;
   bool ok;
@@ -221,6 +264,9 @@ bool write_table_cache(const std::string& cache_path, const Table& table, const 
     put(&reserved, 4);
     put(&source.size, 8);
     put(&source.mtime_ns, 8);
+    put(&source.ctime_ns, 8);
+    put(&source.inode, 8);
+    put(&source.device, 8);
     std::string schema = schema_fingerprint(table.def);
     uint32_t len = static_cast<uint32_t>(schema.size());
     put(&len, 4);

@@ -9,11 +9,19 @@
 
 namespace hindsight {
 
-/// Identity of a source file's contents as far as the cache can tell: its size and modification time.
+/// Identity of a source file's contents as far as the cache can tell without reading it. The modification time
+/// alone can be restored after an edit (touch -r, cp -p, rsync -t); the inode change time cannot (every write and
+/// every utimensat sets it to now), and the inode and device tell a replaced file from the original.
 struct FileStamp {
   uint64_t size = 0;
   int64_t mtime_ns = 0;
-  bool operator==(const FileStamp& o) const { return size == o.size && mtime_ns == o.mtime_ns; }
+  int64_t ctime_ns = 0;
+  uint64_t inode = 0;
+  uint64_t device = 0;
+  bool operator==(const FileStamp& o) const {
+    return size == o.size && mtime_ns == o.mtime_ns && ctime_ns == o.ctime_ns && inode == o.inode &&
+           device == o.device;
+  }
 };
 
 /// stat()s `path`; false if it does not exist or cannot be inspected.
@@ -29,7 +37,8 @@ uint64_t data_version_of(const FileStamp& stamp, const TableDef& def);
 std::string cache_path_for(const std::string& csv_path);
 
 /// Format version of the .hsc files; bump it when the layout changes (old caches are then ignored).
-constexpr uint32_t kTableCacheVersion = 1;
+/// 2: the source stamp includes ctime, inode and device.
+constexpr uint32_t kTableCacheVersion = 2;
 
 /// Reads a cache written by write_table_cache. Returns nullopt (never throws, never trusts) if the file is missing,
 /// truncated, corrupt (checksum), of another format version, or was made from another source stamp or schema.
@@ -38,8 +47,8 @@ constexpr uint32_t kTableCacheVersion = 1;
 std::optional<Table> read_table_cache(const std::string& cache_path, const TableDef& def, const FileStamp& source,
                                       LoadGuard* guard = nullptr);
 
-/// Writes `table` to `cache_path` atomically (temp file in the same folder, fsync, rename). Returns false and leaves
-/// nothing behind if it cannot (read-only folder, disk full...): the cache is an optimisation only.
+/// Writes `table` to `cache_path` atomically (a PendingTempFile in the same folder, fsync, rename). Returns false and
+/// leaves nothing behind if it cannot (read-only folder, disk full...): the cache is an optimisation only.
 bool write_table_cache(const std::string& cache_path, const Table& table, const FileStamp& source);
 
 }  // namespace hindsight

@@ -4,9 +4,11 @@
 
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 
 #include "planner/common/error.hpp"
 #include "planner/storage/csv_reader.hpp"
+#include "planner/storage/temp_files.hpp"
 
 namespace hindsight {
 
@@ -32,6 +34,8 @@ TablePtr load_table(const std::string& folder, const TableDef& def, const LoadOp
     throw Error(ErrorCode::IO_ERROR,
                 fmt::format("cannot open '{}' (table '{}'): {}", li.source_path, def.name, std::strerror(errno)));
   std::string cache = cache_path_for(li.source_path);
+  // Writers killed before they could clean up (SIGKILL, a crash) leave their temp files beside the cache.
+  remove_dead_temp_files(std::filesystem::path(cache).parent_path().string(), ".hsc");
   auto finish = [&](Table&& t) {
     if (options.guard) options.guard->check(def.name, static_cast<int64_t>(table_byte_size(t)));
     li.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -20,9 +20,8 @@ bool HashJoinBuildOp::next_impl(Batch& out) {
   if (built_) return false;
   Batch in;
   while (pull(0, in)) {
-    charge(static_cast<int64_t>(in.byte_size()));
-    for (size_t c = 0; c < columns_.size(); ++c) append_moved(columns_[c], std::move(in.columns[c]));
     rows_ += in.rows;
+    charge(append_batch_moved(columns_, std::move(in)));
   }
   HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build side exceeds 4G rows");
   build_table();

@@ -28,9 +28,8 @@ NestedLoopJoinOp::NestedLoopJoinOp(ExecContext* ctx, int worker, std::unique_ptr
 void NestedLoopJoinOp::materialise_build() {
   Batch in;
   while (pull(1, in)) {
-    charge(static_cast<int64_t>(in.byte_size()));
-    for (size_t c = 0; c < build_.size(); ++c) append_moved(build_[c], std::move(in.columns[c]));
     build_rows_ += in.rows;
+    charge(append_batch_moved(build_, std::move(in)));
   }
   built_ = true;
 }

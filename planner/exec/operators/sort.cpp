@@ -23,9 +23,8 @@ bool SortOp::next_impl(Batch& out) {
   if (!sorted_) {
     Batch in;
     while (pull(0, in)) {
-      charge(static_cast<int64_t>(in.byte_size()));
-      for (size_t c = 0; c < rows_.size(); ++c) append_moved(rows_[c], std::move(in.columns[c]));
       row_count_ += in.rows;
+      charge(append_batch_moved(rows_, std::move(in)));
     }
     charge(static_cast<int64_t>(row_count_ * sizeof(uint32_t)));
     perm_.resize(row_count_);

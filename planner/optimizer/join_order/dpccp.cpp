@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "planner/common/error.hpp"
 #include "planner/optimizer/join_order/cross_product_join.hpp"
 
 namespace hindsight::joinorder {
@@ -133,7 +134,7 @@ class DpccpComponent {
     ++stats_.ccp_pairs;
     const DpEntry* a = table_.find(s1);
     const DpEntry* b = table_.find(s2);
-    if (a == nullptr || b == nullptr) throw std::logic_error("dpccp: csg-cmp pair priced before its inputs");
+    HS_ASSERT(a != nullptr && b != nullptr, "dpccp: csg-cmp pair priced before its inputs");
     DpEntry& entry = table_.slot(s1 | s2);
     if (!entry.present) {
       entry.present = true;
@@ -151,7 +152,7 @@ class DpccpComponent {
 
   int build(JoinTree& tree, RelSet set) const {
     const DpEntry* entry = table_.find(set);
-    if (entry == nullptr) throw std::logic_error("dpccp: no plan for a connected subgraph");
+    HS_ASSERT(entry != nullptr, "dpccp: no plan for a connected subgraph");
     if (entry->left == 0) return tree.add_leaf(global_rel_[lowest_rel(set)], entry->rows, entry->cost);
     const int left = build(tree, entry->left);
     const int right = build(tree, entry->right);

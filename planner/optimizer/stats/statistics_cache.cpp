@@ -41,6 +41,10 @@ bool describes(const TableStatistics& stats, const Table& table) {
 
 }  // namespace
 
+StatisticsCache::StatisticsCache(std::string directory) : directory_(std::move(directory)) {
+  remove_dead_statistics_temp_files(directory_);
+}
+
 std::shared_ptr<StatisticsCache::Slot> StatisticsCache::slot_for(const std::string& name) {
   std::lock_guard<std::mutex> lock(mu_);
   auto& entry = slots_[lower(name)];

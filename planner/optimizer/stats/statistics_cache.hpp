@@ -23,7 +23,8 @@ namespace hindsight {
 class StatisticsCache {
  public:
   StatisticsCache() = default;
-  explicit StatisticsCache(std::string directory) : directory_(std::move(directory)) {}
+  /// Also removes the temp files of killed writers from `directory`.
+  explicit StatisticsCache(std::string directory);
 
   /// The statistics of `table`: cached, else from its file, else analyzed (if absent or stale, see is_stale).
   std::shared_ptr<const TableStatistics> get(const Table& table);

@@ -5,7 +5,6 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -14,6 +13,7 @@
 #include <sstream>
 
 #include "planner/storage/column_codec.hpp"
+#include "planner/storage/temp_files.hpp"
 
 namespace hindsight {
 
@@ -251,8 +251,11 @@ StatisticsFileRead read_statistics_file(const std::string& path) {
   return out;
 }
 
+size_t remove_dead_statistics_temp_files(const std::string& directory) {
+  return directory.empty() ? 0 : remove_dead_temp_files(directory, ".stats");
+}
+
 bool write_statistics_file(const std::string& path, const TableStatistics& stats, std::string& problem) {
-  static std::atomic<uint64_t> counter{0};
   const std::string bytes = encode_table_statistics(stats);
   std::error_code ec;
   const auto dir = std::filesystem::path(path).parent_path();
@@ -261,7 +264,8 @@ bool write_statistics_file(const std::string& path, const TableStatistics& stats
     problem = fmt::format("cannot create '{}': {}", dir.string(), ec.message());
     return false;
   }
-  const std::string tmp = fmt::format("{}.tmp.{}.{}", path, ::getpid(), counter++);
+  PendingTempFile pending(path);
+  const std::string& tmp = pending.path();
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
     problem = fmt::format("cannot create '{}': {}", tmp, std::strerror(errno));

@@ -35,9 +35,13 @@ struct StatisticsFileRead {
 };
 StatisticsFileRead read_statistics_file(const std::string& path);
 
-/// Writes `stats` to `path` atomically (creating the directories, temp file in the same folder, fsync, rename):
-/// readers see the old file or the new one, never a partial one. Returns false (and leaves no temp file behind)
-/// if it cannot, with the reason in `problem`.
+/// Writes `stats` to `path` atomically (creating the directories, a PendingTempFile in the same folder, fsync,
+/// rename): readers see the old file or the new one, never a partial one. Returns false (and leaves no temp file
+/// behind) if it cannot, with the reason in `problem`.
 bool write_statistics_file(const std::string& path, const TableStatistics& stats, std::string& problem);
+
+/// Removes the temp files that processes killed while writing statistics left in `directory` (see
+/// remove_dead_temp_files). Returns how many.
+size_t remove_dead_statistics_temp_files(const std::string& directory);
 
 }  // namespace hindsight

@@ -1,6 +1,7 @@
 #include "planner/rewrite/rules/constant_folding.hpp"
 
 #include "planner/common/error.hpp"
+#include "planner/common/stack_guard.hpp"
 #include "planner/expr/evaluator.hpp"
 #include "planner/logical/plan_utils.hpp"
 
@@ -10,11 +11,10 @@ namespace {
 bool is_bool_constant(const Expr& e, bool value) {
   return e.kind == ExprKind::Constant && !e.value.is_null && e.type.id == TypeId::Boolean && (e.value.i != 0) == value;
 }
-}  // namespace
 
-bool fold_constants(ExprPtr& e) {
-  bool changed = false;
-  for (auto& c : e->children) changed |= fold_constants(c);
+/// Folds `e` itself, its children being folded already. Kept out of line: fold_constants recurses once per level
+/// of the tree (a chain of n operators is n levels), and its frame should stay small.
+[[gnu::noinline]] bool fold_node(ExprPtr& e, bool changed) {
   if (e->kind == ExprKind::And || e->kind == ExprKind::Or) {
     bool is_and = e->kind == ExprKind::And;
     std::vector<ExprPtr> kept;
@@ -52,6 +52,15 @@ bool fold_constants(ExprPtr& e) {
     // Leave it: the error (e.g. division by zero) belongs to execution, and only if a row reaches it.
     return changed;
   }
+}
+
+}  // namespace
+
+bool fold_constants(ExprPtr& e) {
+  if (!e->children.empty()) check_stack_depth("constant folding");
+  bool changed = false;
+  for (auto& c : e->children) changed |= fold_constants(c);
+  return fold_node(e, changed);
 }
 
 bool ConstantFolding::apply(LogicalPtr& plan, RewriteContext& ctx) {

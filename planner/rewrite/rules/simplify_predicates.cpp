@@ -1,5 +1,6 @@
 #include "planner/rewrite/rules/simplify_predicates.hpp"
 
+#include "planner/common/stack_guard.hpp"
 #include "planner/logical/plan_utils.hpp"
 #include "planner/logical/logical_operator.hpp"
 
@@ -49,6 +50,7 @@ bool factor_or(ExprPtr& e) {
 }
 
 bool normalize(ExprPtr& e) {
+  if (!e->children.empty()) check_stack_depth("simplifying predicates");
   bool changed = false;
   for (auto& c : e->children) changed |= normalize(c);
   changed |= factor_or(e);

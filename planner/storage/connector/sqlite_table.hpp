@@ -10,8 +10,8 @@ namespace hindsight {
 
 /// A table of a SQLite database file declared in catalog.json ("connector": "sqlite"). No rows are held: the
 /// buckets stay empty and every scan runs its own read-only query (planner/storage/connector/sqlite_scan_op.hpp).
-/// row_count is `SELECT count(*)` when the table was opened (the Database reopens it when the file's size or
-/// mtime changes, so it is cached per data version).
+/// row_count is `SELECT count(*)` when the table was opened (the Database reopens it when the file's stamp
+/// (size, mtime, ctime, inode, device) changes, so it is cached per data version).
 struct SqliteTable : Table {
   std::string path;                         ///< the database file
   std::string sqlite_table;                 ///< the table (or view) as SQLite spells it

@@ -101,6 +101,12 @@ TEST(CatalogJsonTest, MalformedJsonReportsFileLineAndColumn) {
 
   Error eof = expect_throws([&] { parse("{\"tables\": [\n"); }, ErrorCode::DATA_ERROR);
   EXPECT_EQ(eof.pos().line, 2);
+
+  // A number beyond a double (found by fuzz_catalog: it ended in std::terminate).
+  Error big = expect_throws([&] { parse("{\"tables\": [],\n \"x\": 1e400}"); }, ErrorCode::DATA_ERROR);
+  EXPECT_NE(big.message().find("1e400"), std::string::npos) << big.message();
+  EXPECT_EQ(big.pos().line, 2);
+  EXPECT_EQ(big.pos().col, 7);
 }
 
 TEST(CatalogJsonTest, SemanticErrorsNameTheTableAndField) {
@@ -123,6 +129,13 @@ TEST(CatalogJsonTest, SemanticErrorsNameTheTableAndField) {
   EXPECT_NE(msg.find("buckets must be between 1 and 4096"), std::string::npos) << msg;
   msg = semantic_error(table(a, R"({"kind": "random", "buckets": 5000})"));
   EXPECT_NE(msg.find("got 5000"), std::string::npos) << msg;
+  // A count that cannot be honoured is reported as written (2^40 was shown as 1073741824), as is one beyond int64.
+  msg = semantic_error(table(a, R"({"kind": "random", "buckets": 1099511627776})"));
+  EXPECT_NE(msg.find("between 1 and 4096, got 1099511627776"), std::string::npos) << msg;
+  msg = semantic_error(table(a, R"({"kind": "random", "buckets": 18446744073709551615})"));
+  EXPECT_NE(msg.find("got 18446744073709551615"), std::string::npos) << msg;
+  msg = semantic_error(table(a, R"({"kind": "random", "buckets": -3})"));
+  EXPECT_NE(msg.find("got -3"), std::string::npos) << msg;
   msg = semantic_error(table(a, R"({"kind": "sharded"})"));
   EXPECT_NE(msg.find("unknown kind 'sharded'"), std::string::npos) << msg;
   msg = semantic_error(table(a + "," + R"({"name": "A", "type": "INTEGER"})"));

@@ -22,9 +22,51 @@ TEST(DateTest, RoundTripsAcrossLeapYears) {
 TEST(DateTest, AddMonthsClampsToMonthEnd) {
   int64_t d;
   ASSERT_TRUE(parse_date("1995-01-31", d));
-  EXPECT_EQ(format_date(add_months(d, 1)), "1995-02-28");
-  EXPECT_EQ(format_date(add_months(d, 12)), "1996-01-31");
-  EXPECT_EQ(format_date(add_months(d, -2)), "1994-11-30");
+  auto plus = [&](int64_t months) {
+    int64_t out = 0;
+    EXPECT_TRUE(add_months(d, months, out));
+    return format_date(out);
+  };
+  EXPECT_EQ(plus(1), "1995-02-28");
+  EXPECT_EQ(plus(12), "1996-01-31");
+  EXPECT_EQ(plus(-2), "1994-11-30");
+}
+
+TEST(DateTest, TheRangeIsYear1ToYear9999) {
+  EXPECT_EQ(kMinDateDays, days_from_civil(1, 1, 1));
+  EXPECT_EQ(kMaxDateDays, days_from_civil(9999, 12, 31));
+  int64_t d = 0;
+  EXPECT_TRUE(parse_date("0001-01-01", d));
+  EXPECT_EQ(d, kMinDateDays);
+  EXPECT_TRUE(parse_date("9999-12-31", d));
+  EXPECT_EQ(d, kMaxDateDays);
+  EXPECT_FALSE(parse_date("0000-12-31", d));
+}
+
+TEST(DateTest, ArithmeticLeavingTheRangeFailsWithoutOverflow) {
+  int64_t out = 12345;
+  EXPECT_TRUE(add_days(kMaxDateDays - 1, 1, out));
+  EXPECT_EQ(format_date(out), "9999-12-31");
+  out = 12345;
+  EXPECT_FALSE(add_days(kMaxDateDays, 1, out));  // 10000-01-01
+  EXPECT_FALSE(add_days(kMinDateDays, -1, out));
+  EXPECT_FALSE(add_days(0, int64_t{1} << 62, out));
+  EXPECT_FALSE(add_days(0, INT64_MAX, out));
+  EXPECT_FALSE(add_days(0, INT64_MIN, out));
+  EXPECT_FALSE(add_days(INT64_MAX, -1, out));  // not a DATE to begin with
+  EXPECT_EQ(out, 12345);                       // untouched on failure
+
+  int64_t d = 0;
+  ASSERT_TRUE(parse_date("9999-11-30", d));
+  EXPECT_TRUE(add_months(d, 1, out));
+  EXPECT_EQ(format_date(out), "9999-12-30");
+  EXPECT_FALSE(add_months(d, 2, out));
+  EXPECT_FALSE(add_months(kMinDateDays, -1, out));
+  EXPECT_FALSE(add_months(0, INT64_MAX, out));
+  EXPECT_FALSE(add_months(0, INT64_MIN, out));
+  EXPECT_FALSE(add_months(0, int64_t{12} * 1000000000000, out));
+  EXPECT_TRUE(add_months(kMaxDateDays, -(9998 * 12 + 11), out));
+  EXPECT_EQ(format_date(out), "0001-01-31");
 }
 
 TEST(DecimalTest, ParsesAndFormatsScaledIntegers) {

@@ -47,6 +47,43 @@ TEST(EvaluatorCastTest, ToDecimalScalesUpWithOverflowCheck) {
   EXPECT_EQ(cast_error(ints(d2, {INT64_MAX / 100}), DataType::decimal(18, 6)), ErrorCode::DATA_ERROR);
 }
 
+TEST(EvaluatorCastTest, ToDecimalHonoursThePrecision) {
+  const DataType d42 = DataType::decimal(4, 2);  // |value| < 100
+  std::string msg;
+  // BIGINT -> DECIMAL(4,2): 1234567 became 1234567.00.
+  EXPECT_EQ(cast_error(bigints({1234567}), d42, &msg), ErrorCode::DATA_ERROR);
+  EXPECT_EQ(msg, "value 1234567 is out of range for DECIMAL(4,2) (at most 2 digits before the decimal point)");
+  EXPECT_EQ(cast_error(bigints({100}), d42), ErrorCode::DATA_ERROR);
+  EXPECT_EQ(cast_error(bigints({-100}), d42), ErrorCode::DATA_ERROR);
+  EXPECT_EQ(cast_texts(bigints({99, -99}), d42), (Texts{"99.00", "-99.00"}));
+  // VARCHAR -> DECIMAL(4,2): '12345.67' stayed 12345.67. Rounding to the scale happens first, half away from zero.
+  EXPECT_EQ(cast_error(strings({"12345.67"}), d42, &msg), ErrorCode::DATA_ERROR);
+  EXPECT_EQ(msg, "value 12345.67 is out of range for DECIMAL(4,2) (at most 2 digits before the decimal point)");
+  EXPECT_EQ(cast_texts(strings({"99.994", "-99.994", "0.005", "-0.005"}), d42),
+            (Texts{"99.99", "-99.99", "0.01", "-0.01"}));
+  EXPECT_EQ(cast_error(strings({"99.995"}), d42), ErrorCode::DATA_ERROR);
+  EXPECT_EQ(cast_error(strings({"-99.995"}), d42), ErrorCode::DATA_ERROR);
+  // DECIMAL -> DECIMAL with a smaller scale or precision (also at the same scale).
+  EXPECT_EQ(cast_texts(ints(DataType::decimal(5, 3), {12345, -99994}), d42), (Texts{"12.35", "-99.99"}));
+  EXPECT_EQ(cast_error(ints(DataType::decimal(5, 3), {99995}), d42), ErrorCode::DATA_ERROR);
+  EXPECT_EQ(cast_error(ints(DataType::decimal(6, 2), {10000}), d42, &msg), ErrorCode::DATA_ERROR);
+  EXPECT_EQ(msg, "value 100.00 is out of range for DECIMAL(4,2) (at most 2 digits before the decimal point)");
+  EXPECT_EQ(cast_texts(ints(DataType::decimal(6, 2), {9999}), d42), (Texts{"99.99"}));
+  // DOUBLE -> DECIMAL rounds as written, then checks.
+  EXPECT_EQ(cast_texts(doubles({99.994, -2.675}), d42), (Texts{"99.99", "-2.68"}));
+  EXPECT_EQ(cast_error(doubles({99.995}), d42), ErrorCode::DATA_ERROR);
+  EXPECT_EQ(cast_error(doubles({1e300}), DataType::decimal(18, 0), &msg), ErrorCode::DATA_ERROR);
+  EXPECT_EQ(msg, "value 1e+300 is out of range for DECIMAL(18,0) (at most 18 digits before the decimal point)");
+  // DECIMAL(p,0) and DECIMAL(p,p).
+  EXPECT_EQ(cast_error(bigints({10}), DataType::decimal(1, 0)), ErrorCode::DATA_ERROR);
+  EXPECT_EQ(cast_texts(strings({"0.99"}), DataType::decimal(2, 2)), (Texts{"0.99"}));
+  EXPECT_EQ(cast_error(strings({"1"}), DataType::decimal(2, 2)), ErrorCode::DATA_ERROR);
+  // NULLs are never checked.
+  ColumnVector c = bigints({1234567, 1});
+  c.set_null(0);
+  EXPECT_EQ(cast_texts(c, d42), (Texts{"NULL", "1.00"}));
+}
+
 TEST(EvaluatorCastTest, NumericToDoubleAndBack) {
   EXPECT_EQ(cast_texts(ints(DataType::decimal(15, 2), {-125, 1}), kDbl), (Texts{"-1.25", "0.01"}));
   EXPECT_EQ(cast_texts(bigints({3}), kDbl), (Texts{"3.0"}));

@@ -129,6 +129,18 @@ TEST_F(WholeBuildSideTest, OuterSemiAndAntiJoinsGiveTheSameRowsOnEveryWorkerCoun
   }
 }
 
+TEST_F(WholeBuildSideTest, GroupingOnAFullJoinKeyKeepsOneNullGroup) {
+  // t1 (a < 10) FULL JOIN t2 on a = b: the rows only t2 has (b = 10..38 and the NULL b) carry a NULL a
+  // and sit on the workers of their b, all over the cluster. Grouped on a: 0..9 and one NULL group.
+  for (const char* build : {"t2", "t2_3", "t2x"}) {
+    expect_rows(fmt::format("SELECT a, count(*) FROM t1 FULL JOIN {} ON a = b WHERE a < 10 OR a IS NULL GROUP BY a", build), 11);
+    expect_rows(fmt::format("SELECT a, count(*) FROM (SELECT a FROM t1 WHERE a < 10) s FULL JOIN {} ON a = b GROUP BY a", build), 11);
+    expect_rows(fmt::format("SELECT DISTINCT a FROM (SELECT a FROM t1 WHERE a < 10) s FULL JOIN {} ON a = b", build), 11);
+    // Grouped on b: the 20 even values and one NULL group (odd a below 10, and t2's NULL b).
+    expect_rows(fmt::format("SELECT b, count(*) FROM (SELECT a FROM t1 WHERE a < 10) s FULL JOIN {} ON a = b GROUP BY b", build), 21);
+  }
+}
+
 TEST_F(WholeBuildSideTest, GlobalAggregatesAndDistinctGiveOneAnswerOnEveryWorkerCount) {
   expect_rows("SELECT count(*), sum(a), min(a) FROM t1 WHERE a > 100", 1);
   expect_rows("SELECT count(*) FROM t2e", 1);

@@ -161,6 +161,39 @@ TEST(LexerTest, DescribesTokensForMessages) {
   EXPECT_EQ(describe_token(t[3]), "end of input");
 }
 
+TEST(LexerTest, TextThatIsNotUtf8IsAParseErrorAtTheBadByte) {
+  // A .sql file saved as Latin-1: 'café' with the single byte 0xE9.
+  Error e = lex_error("SELECT 1,\n  'caf\xE9'");
+  EXPECT_EQ(e.code(), ErrorCode::PARSE_ERROR);
+  EXPECT_EQ(e.pos().line, 2);
+  EXPECT_EQ(e.pos().col, 7);
+  EXPECT_EQ(e.message(), "invalid UTF-8 byte 0xE9 in the SQL text (SQL must be UTF-8 encoded)");
+  EXPECT_NE(e.detail().find("\\xe9"), std::string::npos) << e.detail();
+  // In an identifier, after a multi-byte character (columns count bytes), and in a comment.
+  EXPECT_EQ(lex_error("select ab\x80" "c").pos().col, 10);
+  EXPECT_EQ(lex_error("select '\xC3\xA9', \xC3x").pos().col, 14);
+  EXPECT_EQ(lex_error("select 1 -- \xFF").pos().col, 13);
+  // Well-formed UTF-8 is fine everywhere.
+  EXPECT_NO_THROW(tokenize("select 'caf\xC3\xA9' as \"\xE2\x82\xAC\", na\xC3\xAFve"));
+}
+
+TEST(LexerTest, NulIsAParseErrorWhoseMessageIsWhole) {
+  Error e = lex_error(std::string("SELECT 1\0 + 2", 14));
+  EXPECT_EQ(e.code(), ErrorCode::PARSE_ERROR);
+  EXPECT_EQ(e.pos().line, 1);
+  EXPECT_EQ(e.pos().col, 9);
+  EXPECT_EQ(e.message(), "invalid character NUL (byte 0x00) in the SQL text");
+  EXPECT_EQ(std::string(e.what()).find('\0'), std::string::npos);
+  EXPECT_EQ(e.detail().find('\0'), std::string::npos);
+  EXPECT_EQ(lex_error(std::string("select 'a\0b'", 13)).pos().col, 10);
+}
+
+TEST(LexerTest, ControlCharactersAreDescribedPrintably) {
+  auto t = tokenize("select \x01");
+  EXPECT_EQ(t[1].type, TokenType::Invalid);
+  EXPECT_EQ(describe_token(t[1]), "character '\\x01'");
+}
+
 TEST(LexerTest, ReservedKeywords) {
   EXPECT_TRUE(is_reserved_keyword("from"));
   EXPECT_TRUE(is_reserved_keyword("select"));

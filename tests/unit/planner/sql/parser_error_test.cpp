@@ -104,6 +104,53 @@ TEST(ParserErrorTest, RecognisedButUnsupportedSyntax) {
   for (const Case& c : cases) expect_error(c.sql, ErrorCode::NOT_SUPPORTED, 1, c.col);
 }
 
+std::string chain(const std::string& term, const std::string& op, int terms) {
+  std::string out = term;
+  for (int i = 1; i < terms; ++i) out += op + term;
+  return out;
+}
+
+TEST(ParserErrorTest, AFlatChainIsNotNesting) {
+  // 9,999 terms were refused as "nested too deeply (more than 200 levels)".
+  EXPECT_NO_THROW(parse_sql("select " + chain("1", "+", 9999)));
+  EXPECT_NO_THROW(parse_sql("select " + chain("1", "+", kMaxChainedOperators + 1)));  // the limit counts operators
+  EXPECT_NO_THROW(parse_sql("select * from t where " + chain("a = 1", " or ", 10000)));
+  EXPECT_NO_THROW(parse_sql("select * from t where " + chain("a <> 1", " and ", 10000)));
+  EXPECT_NO_THROW(parse_sql("select " + chain("'x'", " || ", 10000)));
+  // Beyond it: a PARSE_ERROR that names the limit, at the operator that crossed it.
+  Error e = parse_error("select " + chain("1", "+", kMaxChainedOperators + 2));
+  EXPECT_EQ(e.code(), ErrorCode::PARSE_ERROR);
+  EXPECT_EQ(e.message(),
+            "expression too long: more than 10000 chained operators (such as a + b + ... or a OR b OR ...) in one "
+            "expression");
+  EXPECT_EQ(e.pos().col, 8 + 2 * kMaxChainedOperators + 1);
+  EXPECT_EQ(parse_error("select " + chain("1", "+", 100000)).code(), ErrorCode::PARSE_ERROR);
+  // Chains nested in chains add up along the path; side by side they do not.
+  std::string nested = "select " + chain("1", "+", 6000) + " + (" + chain("1", "+", 6000) + ")";
+  EXPECT_EQ(parse_error(nested).code(), ErrorCode::PARSE_ERROR);
+  EXPECT_NO_THROW(parse_sql("select " + chain("1", "+", 6000) + ", " + chain("1", "+", 6000)));
+  EXPECT_NO_THROW(parse_sql("select (" + chain("1", "+", 6000) + ") * (" + chain("1", "+", 3000) + ")"));
+  // IN lists are flat: no limit.
+  EXPECT_NO_THROW(parse_sql("select * from t where a in (" + chain("1", ",", 100000) + ")"));
+}
+
+TEST(ParserErrorTest, UnionAndJoinChainsHaveTheirOwnLimit) {
+  EXPECT_NO_THROW(parse_sql(chain("select 1", " union all ", kMaxChainedRelations + 1)));
+  Error u = parse_error(chain("select 1", " union all ", kMaxChainedRelations + 2));
+  EXPECT_EQ(u.code(), ErrorCode::PARSE_ERROR);
+  EXPECT_NE(u.message().find("more than 1000 chained UNIONs or joins"), std::string::npos) << u.message();
+  auto joins = [](int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += " join u on 1 = 1";
+    return out;
+  };
+  EXPECT_EQ(parse_error("select 1 from t" + joins(2000)).code(), ErrorCode::PARSE_ERROR);
+  EXPECT_EQ(parse_error("select 1 from " + chain("t", ", ", 2000)).code(), ErrorCode::PARSE_ERROR);
+  // A FROM list and the joins of its last item are one chain: 499 + 400 links pass, 499 + 600 do not.
+  EXPECT_NO_THROW(parse_sql("select 1 from " + chain("t", ", ", 500) + joins(400)));
+  EXPECT_EQ(parse_error("select 1 from " + chain("t", ", ", 500) + joins(600)).code(), ErrorCode::PARSE_ERROR);
+}
+
 TEST(ParserErrorTest, DeepNestingIsAnErrorNotACrash) {
   std::string parens = std::string(100000, '(') + "1" + std::string(100000, ')');
   EXPECT_EQ(parse_error("select " + parens).code(), ErrorCode::PARSE_ERROR);
@@ -116,9 +163,9 @@ TEST(ParserErrorTest, DeepNestingIsAnErrorNotACrash) {
   std::string subqueries;
   for (int i = 0; i < 5000; ++i) subqueries += "select * from (";
   EXPECT_EQ(parse_error(subqueries).code(), ErrorCode::PARSE_ERROR);
-  std::string chain = "select 1";
-  for (int i = 0; i < 50000; ++i) chain += " + 1";
-  EXPECT_EQ(parse_error(chain).code(), ErrorCode::PARSE_ERROR);
+  std::string plus_chain = "select 1";
+  for (int i = 0; i < 50000; ++i) plus_chain += " + 1";
+  EXPECT_EQ(parse_error(plus_chain).code(), ErrorCode::PARSE_ERROR);
   // Moderate depth is fine.
   std::string ok = "select " + std::string(50, '(') + "1" + std::string(50, ')');
   for (int i = 0; i < 2000; ++i) ok += " + 1";

@@ -217,6 +217,17 @@ TEST(ParserTest, Literals) {
   EXPECT_EQ(expr("9223372036854775807").as<IntegerLiteral>().value, INT64_MAX);
   const auto& big = expr("9223372036854775808").as<DecimalLiteral>();
   EXPECT_EQ(big.text, "9223372036854775808");
+  // BIGINT's minimum is one integer literal (its magnitude alone does not fit a BIGINT), spanning the '-'.
+  const auto& min = expr("-9223372036854775808").as<IntegerLiteral>();
+  EXPECT_EQ(min.value, INT64_MIN);
+  EXPECT_EQ(min.span.col, 1);
+  EXPECT_EQ(min.span.end_col, 20);
+  EXPECT_EQ(to_string(min), "-9223372036854775808");
+  EXPECT_EQ(expr("- 009223372036854775808").as<IntegerLiteral>().value, INT64_MIN);
+  // Anything else keeps the unary minus: -(...) and a larger magnitude, and binary minus is not a sign.
+  EXPECT_TRUE(expr("-(9223372036854775808)").is<UnaryExpr>());
+  EXPECT_TRUE(expr("-9223372036854775809").as<UnaryExpr>().operand->is<DecimalLiteral>());
+  EXPECT_TRUE(expr("1 - 9223372036854775808").as<BinaryExpr>().right->is<DecimalLiteral>());
   const auto& dec = expr("0.05").as<DecimalLiteral>();
   EXPECT_EQ(dec.text, "0.05");
   EXPECT_DOUBLE_EQ(dec.value, 0.05);

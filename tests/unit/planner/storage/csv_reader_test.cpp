@@ -57,7 +57,6 @@ TEST(CsvReaderTest, ParsesEveryTypeQuotesAndNulls) {
                       "\xEF\xBB\xBF" + kHeader +
                           "1,-7,12.5,1995-06-17,true,2.5,plain\r\n"
                           "2,,-0.01,,0,-1e3,\"with, comma and \"\"quotes\"\"\"\n"
-                          "\n"
                           "3,2147483647,,2000-02-29,FALSE,,\"\"\n"
                           "4,0,3,1970-01-01,1,0,\"two\nlines\"");
   ASSERT_EQ(t.buckets.size(), 1u);
@@ -219,6 +218,90 @@ TEST(CsvReaderTest, RowsLandInTheirHashBuckets) {
   EXPECT_EQ(r.buckets[0][0].size(), 667u);
   EXPECT_EQ(r.buckets[1][0].size(), 667u);
   EXPECT_EQ(r.buckets[2][0].size(), 666u);
+}
+
+TEST(CsvReaderTest, BlankLinesAreNullRowsOfANullableOneColumnTable) {
+  // What `--format csv` writes for the rows 'a', NULL, '', NULL, 'b', NULL: the last blank line is a row too.
+  TempDir dir;
+  Table t = read_text(dir, make_def({{"s", DataType::varchar(), true}}), "s\na\n\n\"\"\n\r\nb\n\n");
+  ASSERT_EQ(t.row_count, 6u);
+  const ColumnVector& s = t.buckets[0][0];
+  EXPECT_EQ(s.strs[0], "a");
+  EXPECT_TRUE(s.is_null(1));
+  EXPECT_FALSE(s.is_null(2));
+  EXPECT_EQ(s.strs[2], "");
+  EXPECT_TRUE(s.is_null(3));
+  EXPECT_EQ(s.strs[4], "b");
+  EXPECT_TRUE(s.is_null(5));
+
+  Table n = read_text(dir, make_def({{"n", DataType::integer(), true}}), "n\n1\n\n2");
+  ASSERT_EQ(n.row_count, 3u);
+  EXPECT_TRUE(n.buckets[0][0].is_null(1));
+  EXPECT_EQ(n.buckets[0][0].get(2).i, 2);
+}
+
+TEST(CsvReaderTest, BlankLinesElsewhereAreErrorsUnlessTrailing) {
+  TableDef two = make_def({{"a", DataType::integer(), true}, {"b", DataType::varchar(), true}});
+  Error mid = read_error("a,b\n1,x\n\n2,y\n", two);
+  expect_pos(mid, 3, 1);
+  EXPECT_NE(mid.message().find("blank line: expected 2 fields"), std::string::npos) << mid.message();
+  // Only the first of several blank lines is reported, wherever the next record is.
+  expect_pos(read_error("a,b\n1,x\n\r\n\n\n2,y", two), 3, 1);
+  TempDir dir;
+  EXPECT_EQ(read_text(dir, two, "a,b\n1,x\n2,y\n\n\r\n\n").row_count, 2u);
+  EXPECT_EQ(read_text(dir, two, "a,b\n\n").row_count, 0u);
+
+  // A NOT NULL single column cannot hold the NULL a blank line would be.
+  TableDef strict = make_def({{"s", DataType::varchar(), false}});
+  Error e = read_error("s\na\n\nb\n", strict);
+  expect_pos(e, 3, 1);
+  EXPECT_NE(e.message().find("column 's' is not nullable"), std::string::npos) << e.message();
+  EXPECT_EQ(read_text(dir, strict, "s\na\nb\n\n\n").row_count, 2u);
+
+  // The header cannot be blank (it used to be skipped, with the next line taken as the header).
+  Error header = read_error("\na,b\n1,x\n", two);
+  expect_pos(header, 1, 1);
+  EXPECT_NE(header.message().find("first line is blank"), std::string::npos) << header.message();
+}
+
+TEST(CsvReaderTest, QuotedEmptyFieldIsAnErrorForNonTextTypes) {
+  for (const char* row : {"1,\"\",,,,,\n", "1,,\"\",,,,\n", "1,,,\"\",,,\n", "1,,,,\"\",,\n", "1,,,,,\"\",\n"}) {
+    Error e = read_error(kHeader + row, typed_def());
+    EXPECT_EQ(e.pos().line, 2) << row;
+    EXPECT_NE(e.message().find("quoted empty field is an empty string"), std::string::npos) << e.message();
+  }
+  expect_pos(read_error(kHeader + "1,\"\",,,,,\n", typed_def()), 2, 3);
+  // ... also in a hash key column, which is parsed first to pick the bucket.
+  TableDef hashed = make_def({{"k", DataType::bigint(), true}, {"s", DataType::varchar(), true}});
+  hashed.distribution = DistributionKind::Hash;
+  hashed.distribution_columns = {"k"};
+  hashed.buckets = 3;
+  expect_pos(read_error("k,s\n1,a\n\"\",b\n", hashed), 3, 1);
+}
+
+TEST(CsvReaderTest, QuotedFieldsKeepCommasQuotesAndLineBreaksWithCrLfRecords) {
+  TableDef def = make_def({{"a", DataType::varchar(), true}, {"b", DataType::varchar(), true}});
+  TempDir dir;
+  Table t = read_text(dir, def,
+                      "a,b\r\n"
+                      "\"x,\r\ny\",\"\"\"\"\r\n"
+                      "\" lead\",\"trail \"\r\n"
+                      "\"\r\",\"\n\"\r\n"
+                      "\"\",\r\n"
+                      "last,\"no line end\"");
+  ASSERT_EQ(t.row_count, 5u);
+  const auto& c = t.buckets[0];
+  EXPECT_EQ(c[0].strs[0], "x,\r\ny");
+  EXPECT_EQ(c[1].strs[0], "\"");
+  EXPECT_EQ(c[0].strs[1], " lead");
+  EXPECT_EQ(c[1].strs[1], "trail ");
+  EXPECT_EQ(c[0].strs[2], "\r");
+  EXPECT_EQ(c[1].strs[2], "\n");
+  EXPECT_EQ(c[0].strs[3], "");
+  EXPECT_FALSE(c[0].is_null(3));
+  EXPECT_TRUE(c[1].is_null(3));
+  EXPECT_EQ(c[0].strs[4], "last");
+  EXPECT_EQ(c[1].strs[4], "no line end");
 }
 
 TEST(CsvReaderTest, MissingFileIsAnIoError) {

@@ -77,6 +77,22 @@ TEST_F(DatabaseTest, ReloadsWhenTheFileChangesAndKeepsOldDataOnFailure) {
   EXPECT_EQ(db.table("kv")->row_count, 1u);
 }
 
+TEST_F(DatabaseTest, ReloadsAfterASameSizeEditWhoseMtimeWasPutBack) {
+  set_mtime(dir_.file("kv.csv"), 2000000000);
+  Database db(dir_.path());
+  TablePtr first = db.table("kv");
+  storage_test::overwrite_in_place(dir_.file("kv.csv"), 10, "z");  // "2,b" -> "2,z"
+  set_mtime(dir_.file("kv.csv"), 2000000000);
+  TablePtr second = db.table("kv");
+  EXPECT_NE(first.get(), second.get());
+  EXPECT_NE(first->data_version, second->data_version);
+  bool seen = false;
+  for (const auto& bucket : second->buckets)
+    for (size_t r = 0; r < bucket[0].size(); ++r)
+      if (bucket[0].ints[r] == 2) seen = bucket[1].strs[r] == "z";
+  EXPECT_TRUE(seen);
+}
+
 TEST_F(DatabaseTest, ConcurrentCallersGetOneLoad) {
   Database db(dir_.path());
   std::vector<TablePtr> got(8);

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+
 #include "planner/storage/table_loader.hpp"
 #include "storage_test_util.hpp"
 
@@ -103,6 +107,67 @@ TEST_F(TableCacheTest, TouchingTheCsvInvalidatesTheCache) {
   expect_same_table(*before, *after);
   load(info);
   EXPECT_TRUE(info.from_cache);
+}
+
+/// Value of column `column` in the row whose key k is `key` (the table is hashed on k), or nullopt.
+std::optional<Value> value_at_key(const Table& t, int64_t key, size_t column) {
+  for (const auto& bucket : t.buckets)
+    for (size_t r = 0; r < bucket[0].size(); ++r)
+      if (bucket[0].ints[r] == key) return bucket[column].get(r);
+  return std::nullopt;
+}
+
+TEST_F(TableCacheTest, SameSizeEditWithRestoredMtimeIsSeen) {
+  // An in-place edit that keeps the size, then the old mtime put back (touch -r, cp -p, rsync -t): only the inode
+  // change time tells. Before it was part of the stamp, the second load answered from the stale cache.
+  LoadInfo info;
+  TablePtr before = load(info);
+  ASSERT_TRUE(info.cache_written);
+  EXPECT_EQ(value_at_key(*before, 0, 7)->i, 42);
+  const std::string text = mixed_csv();
+  auto [mtime_before, ctime_before] =
+      storage_test::overwrite_in_place(csv(), static_cast<long>(text.find("42\n")), "43");
+  set_mtime(csv(), 1000000000, 5);
+  FileStamp now;
+  ASSERT_TRUE(stat_file(csv(), now));
+  ASSERT_EQ(now.size, text.size());
+  ASSERT_EQ(now.mtime_ns, mtime_before);
+  ASSERT_NE(now.ctime_ns, ctime_before);
+
+  TablePtr after = load(info);
+  EXPECT_FALSE(info.from_cache);
+  EXPECT_TRUE(info.cache_written);
+  EXPECT_NE(before->data_version, after->data_version);
+  EXPECT_EQ(value_at_key(*after, 0, 7)->i, 43);
+  load(info);
+  EXPECT_TRUE(info.from_cache);
+}
+
+TEST_F(TableCacheTest, ReplacedFileWithSameSizeAndMtimeIsSeen) {
+  // A file replaced by another one (rename over it) of the same size and mtime: a new inode.
+  LoadInfo info;
+  TablePtr before = load(info);
+  std::string text = mixed_csv();
+  text.replace(text.find("42\n"), 2, "44");
+  write_file(dir_.file("new.csv"), text);
+  set_mtime(dir_.file("new.csv"), 1000000000, 5);
+  ASSERT_EQ(::rename(dir_.file("new.csv").c_str(), csv().c_str()), 0);
+  TablePtr after = load(info);
+  EXPECT_FALSE(info.from_cache);
+  EXPECT_EQ(value_at_key(*after, 0, 7)->i, 44);
+  EXPECT_NE(before->data_version, after->data_version);
+}
+
+TEST_F(TableCacheTest, LoadRemovesTempFilesOfKilledWriters) {
+  const std::string dead = cache() + ".tmp." + std::to_string(storage_test::dead_pid()) + ".0";
+  const std::string live = cache() + ".tmp." + std::to_string(::getppid()) + ".0";
+  write_file(dead, "half a cache");
+  write_file(live, "being written");
+  LoadInfo info;
+  load(info);
+  EXPECT_FALSE(std::filesystem::exists(dead));
+  EXPECT_TRUE(std::filesystem::exists(live));
+  EXPECT_TRUE(info.cache_written);
 }
 
 TEST_F(TableCacheTest, CorruptOrTruncatedCacheIsIgnoredAndRewritten) {

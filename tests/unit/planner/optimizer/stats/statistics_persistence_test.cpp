@@ -6,6 +6,7 @@
 #include "../../storage/storage_test_util.hpp"
 #include "planner/optimizer/stats/statistics_cache.hpp"
 #include "planner/optimizer/stats/statistics_file.hpp"
+#include "planner/storage/table_loader.hpp"
 #include "stats_test_util.hpp"
 
 namespace hindsight {
@@ -81,6 +82,44 @@ TEST(StatisticsPersistenceTest, StaleFileIsRecomputedAndRewritten) {
   StatisticsCache third(stats_dir);
   EXPECT_EQ(third.get(renamed)->columns[1].name, "other");
   EXPECT_EQ(third.analyses(), 1u);
+}
+
+TEST(StatisticsPersistenceTest, SameSizeCsvEditWithRestoredMtimeMakesTheFileStale) {
+  // The table's data_version covers the CSV's inode change time, so statistics written before an in-place,
+  // same-size edit whose mtime was put back are not taken for the edited data.
+  TempDir dir;
+  TableDef def;
+  def.name = "kv";
+  def.file = "kv.csv";
+  def.columns = {{"k", DataType::bigint(), false}};
+  write_file(dir.file("kv.csv"), "k\n1\n2\n3\n");
+  storage_test::set_mtime(dir.file("kv.csv"), 1600000000);
+  const std::string stats_dir = statistics_directory(dir.path());
+  TablePtr before = load_table(dir.path(), def);
+  EXPECT_EQ(StatisticsCache(stats_dir).get(*before)->columns[0].max->i, 3);
+
+  storage_test::overwrite_in_place(dir.file("kv.csv"), 6, "7");  // k = 1, 2, 7
+  storage_test::set_mtime(dir.file("kv.csv"), 1600000000);
+  TablePtr after = load_table(dir.path(), def);
+  StatisticsCache next_process(stats_dir);
+  auto stats = next_process.get(*after);
+  EXPECT_EQ(next_process.loads(), 0u);
+  EXPECT_EQ(next_process.analyses(), 1u);
+  EXPECT_EQ(stats->columns[0].max->i, 7);
+}
+
+TEST(StatisticsPersistenceTest, ACacheRemovesTempFilesOfKilledWriters) {
+  TempDir dir;
+  const std::string stats_dir = statistics_directory(dir.path());
+  std::filesystem::create_directories(stats_dir);
+  const std::string file = statistics_file_path(stats_dir, "orders");
+  const std::string dead = file + ".tmp." + std::to_string(storage_test::dead_pid()) + ".4";
+  const std::string live = file + ".tmp." + std::to_string(::getppid()) + ".4";
+  write_file(dead, "half");
+  write_file(live, "busy");
+  StatisticsCache next_process(stats_dir);
+  EXPECT_FALSE(std::filesystem::exists(dead));
+  EXPECT_TRUE(std::filesystem::exists(live));
 }
 
 TEST(StatisticsPersistenceTest, CorruptTruncatedOrOtherVersionFilesAreIgnoredAndReplaced) {

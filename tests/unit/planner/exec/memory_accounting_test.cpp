@@ -1,0 +1,49 @@
+// What operators charge the memory budget is what they hold in allocated memory: buffer
+// capacities (an accumulation grows by doubling) and the heap block of every long string, not
+// only the bytes of the data. Charging the data alone let a sort use twice what it was charged.
+#include <gtest/gtest.h>
+
+#include "planner/exec/batch_gather.hpp"
+
+namespace hindsight {
+namespace {
+
+Batch strings_batch(size_t rows, size_t length) {
+  Batch b;
+  b.columns.emplace_back(DataType::varchar());
+  b.columns.emplace_back(DataType::bigint());
+  for (size_t i = 0; i < rows; ++i) {
+    b.columns[0].append_string(std::string(length, static_cast<char>('a' + i % 26)));
+    b.columns[1].append_int(static_cast<int64_t>(i));
+  }
+  b.rows = rows;
+  return b;
+}
+
+TEST(MemoryAccountingTest, AllocatedBytesCountCapacityAndTheHeapBlockOfLongStrings) {
+  Batch b = strings_batch(1000, 40);
+  const ColumnVector& s = b.columns[0];
+  // 40 characters: a heap block of at least 41 bytes plus the allocator's header.
+  EXPECT_GE(s.string_heap_bytes(), 1000u * 48);
+  EXPECT_GE(s.allocated_bytes(), s.strs.capacity() * sizeof(std::string) + s.string_heap_bytes());
+  EXPECT_GT(s.allocated_bytes(), s.byte_size());
+  // Short strings live inside the std::string: no heap block.
+  Batch small = strings_batch(100, 10);
+  EXPECT_EQ(small.columns[0].string_heap_bytes(), 0u);
+}
+
+TEST(MemoryAccountingTest, AnAccumulationIsChargedWhatItGrewBy) {
+  std::vector<ColumnVector> acc;
+  acc.emplace_back(DataType::varchar());
+  acc.emplace_back(DataType::bigint());
+  int64_t charged = 0;
+  for (int i = 0; i < 20; ++i) charged += append_batch_moved(acc, strings_batch(2048, 30));
+  int64_t held = 0;
+  for (const auto& c : acc) held += static_cast<int64_t>(c.allocated_bytes());
+  EXPECT_EQ(acc[0].size(), 20u * 2048);
+  // Everything the accumulation holds was charged (the moved strings' heap blocks and every growth).
+  EXPECT_EQ(charged, held);
+}
+
+}  // namespace
+}  // namespace hindsight
