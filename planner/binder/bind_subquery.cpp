@@ -236,6 +236,16 @@ void Binder::bind_subquery_conjunct(const sql::Expr& e, bool negate, LogicalPtr&
 }
 
 namespace {
+/// The inner side of a correlation `inner = outer` that can become a grouping key: a column, or an INTEGER
+/// column that the comparison widened to BIGINT (lossless, so grouping by the column groups alike).
+const Expr* inner_key_column(const Expr& e) {
+  if (e.kind == ExprKind::ColumnRef) return &e;
+  if (e.kind == ExprKind::Cast && e.type.id == TypeId::BigInt && e.children[0]->kind == ExprKind::ColumnRef &&
+      e.children[0]->type.id == TypeId::Integer)
+    return e.children[0].get();
+  return nullptr;
+}
+
 /// Walks Project/Filter/Limit nodes down to the first Aggregate; nullptr if there is none on that path.
 LogicalAggregate* find_global_aggregate(LogicalOperator& op, std::vector<LogicalOperator*>& path) {
   LogicalOperator* cur = &op;
@@ -300,14 +310,15 @@ ExprPtr Binder::bind_scalar_subquery(const sql::SubqueryExpr& sq, ExprContext& e
           bool all_outer = !cols.empty(), all_inner = !cols.empty();
           for (ColumnId id : cols) (outer_ids.count(id) ? all_inner : all_outer) = false;
           if (all_outer) outer = side;
-          else if (all_inner && (*side)->kind == ExprKind::ColumnRef) inner = side;
+          else if (all_inner && inner_key_column(**side)) inner = side;
         }
         ok = inner && outer && inner != outer;
       }
       if (!ok)
         fail(ErrorCode::NOT_SUPPORTED, sq,
              "correlated scalar subqueries support only 'inner column = outer expression' correlations");
-      ColumnId k = (*inner)->column_id;
+      // Grouping by the column itself: the comparison below coerces it again as the binder did.
+      ColumnId k = inner_key_column(**inner)->column_id;
       if (std::find(agg->groups.begin(), agg->groups.end(), k) == agg->groups.end()) {
         agg->groups.push_back(k);
         keys.push_back(k);
