@@ -24,7 +24,8 @@ worker count fails and another does not; other errors (the generator wrote somet
 support) count as rejected, and more than 30 % rejected or skipped queries fail the run, so that the test
 cannot quietly check nothing. A query SQLite rejects is skipped.
 
-Every failure is minimized (parts of the query dropped while the same check still fails) and printed with
+A failure whose message names an open finding of KNOWN_FAILURES (known_failures.md) is printed as KNOWN
+and does not fail the run (unless --strict). Every other failure is minimized (parts of the query dropped while the same check still fails) and printed with
 both SQL texts, the difference and the command that replays it. Last line: `N passed, M failed, K skipped`
 (skipped: rejected by either engine).
 """
@@ -50,6 +51,12 @@ import hindsight_harness as hh  # noqa: E402
 import random_data  # noqa: E402
 import random_queries as rq  # noqa: E402
 
+# Open findings of known_failures.md, by a piece of their message: reported as KNOWN, not failed, so that the
+# suite stays green until they are fixed (--strict fails them too). Delete an entry once its fix has landed.
+KNOWN_FAILURES = {
+    "K7": "a gather exchange has one consumer",
+}
+
 DATA_STAMP = ".random-data.json"
 DATA_VERSION = 2
 MAX_REJECTED_SHARE = 0.30
@@ -68,6 +75,7 @@ def parse_args(argv):
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per Hindsight run")
     p.add_argument("--only", default=None, help="comma list of query indexes to run (replay)")
     p.add_argument("--no-minimize", action="store_true")
+    p.add_argument("--strict", action="store_true", help="known failures (KNOWN_FAILURES) fail the run too")
     p.add_argument("--print-sql", action="store_true", help="print every query and its TLP predicate")
     p.add_argument("--no-full-join", action="store_true",
                    help="generate no FULL JOIN (to look past K4 of known_failures.md while it is open)")
@@ -221,7 +229,11 @@ def main(argv) -> int:
                 print(f"[{i}] {outcome} {q.render()}\n      p = {p}; settings {sets}")
             if outcome in ("rejected", "skip"):
                 rejections[msg[:100]] += 1
-            if outcome == "fail":
+            known = next((k for k, text in KNOWN_FAILURES.items() if text in msg), None)
+            if outcome == "fail" and known and not args.strict:
+                counts["known"] += 1
+                print(f"KNOWN {known} query {i} ({label}): {msg}", flush=True)
+            elif outcome == "fail":
                 failures.append((i, q, p, sets, label, msg))
                 print(f"FAIL query {i} ({label}): {msg}", flush=True)
     elapsed = time.perf_counter() - t0
@@ -243,9 +255,10 @@ def main(argv) -> int:
               f"--seed {seed} --data-seed {args.data_seed} --only {i}")
 
     total = len(indexes)
-    not_checked = counts["rejected"] + counts["skip"]
+    not_checked = counts["rejected"] + counts["skip"] + counts["known"]
     print(f"\nrun_random: {total} queries in {elapsed:.1f} s: {counts['ok']} checked, {counts['rejected']} rejected "
-          f"by Hindsight, {counts['skip']} rejected by SQLite, {len(failures)} failed (seed {seed})")
+          f"by Hindsight, {counts['skip']} rejected by SQLite, {counts['known']} known failures, {len(failures)} failed "
+          f"(seed {seed})")
     for msg, n in rejections.most_common(8):
         print(f"  rejected {n}x: {msg}")
     too_many = total >= 50 and not_checked > MAX_REJECTED_SHARE * total

@@ -1,0 +1,1 @@
+SELECT count(*) FROM r FULL JOIN t ON r.k = t.g
