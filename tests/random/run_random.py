@@ -62,6 +62,13 @@ DATA_VERSION = 2
 MAX_REJECTED_SHARE = 0.30
 
 
+def round_floats(rows):
+    """Floats to 10 significant digits. SQLite computes DECIMAL in doubles (-34.88999999999999 for -34.89): the
+    comparison tolerates that per value, but its multiset matching sorts rows first, and such noise can sort
+    rows of one group in another order on each side. Rounding both sides first keeps them aligned."""
+    return [[float(f"{v:.10g}") if isinstance(v, float) else v for v in r] for r in rows]
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -130,6 +137,7 @@ class Checker:
         sql = q.render()
         try:
             _, sq_rows, _ = hh.run_sqlite(self.sqlite(), sql)
+            sq_rows = round_floats(sq_rows)
             ncols = len(self.sqlite().execute(f"SELECT * FROM ({sql}) LIMIT 0").description or [])
         except sqlite3.Error as e:
             return "skip", "sqlite", f"sqlite: {e}"
@@ -151,6 +159,7 @@ class Checker:
                     outcomes[w] = f"{hs.error_code}: {(hs.error_message or '').splitlines()[0] if hs.error_message else ''}"
                     continue
                 outcomes[w] = "ok"
+                hs.rows = round_floats(hs.rows)
                 cmp = hh.compare_results(hs, sq_rows, ncols, hh.top_level_order_by(sql), sql)
                 if not cmp.ok:
                     return "fail", label, cmp.message
