@@ -2,6 +2,7 @@
 /// Text helpers for user-facing messages: UTF-8 validation with the offending offset, and the bounded,
 /// printable form of user text echoed in an error (an identifier, a literal, a line of SQL).
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,16 @@ size_t utf8_sequence_length(std::string_view s, size_t i);
 
 /// Offset of the first byte that is not well-formed UTF-8, or std::string_view::npos when all of `s` is.
 size_t invalid_utf8_offset(std::string_view s);
+
+/// True if `s` is well-formed UTF-8. Inline, with an ASCII fast path: the CSV reader asks it of every text field.
+inline bool is_valid_utf8(std::string_view s) {
+  size_t i = 0;
+  for (uint64_t w; i + 8 <= s.size(); i += 8) {
+    __builtin_memcpy(&w, s.data() + i, 8);
+    if (w & 0x8080808080808080ULL) break;
+  }
+  return i == s.size() || invalid_utf8_offset(s.substr(i)) == std::string_view::npos;
+}
 
 /// `s` made safe to echo in a message: valid UTF-8 and printable ASCII kept, control bytes and bytes that are not
 /// UTF-8 written as \xNN (tab and newline too, so an echo stays on one line), cut after `max` bytes of input

@@ -278,10 +278,11 @@ PhysicalPtr PhysicalPlanner::plan_join(const LogicalOperator& op) {
         break;
     }
   }
-  // A FULL OUTER join's rows that only the build side had carry NULL probe columns and sit on the
-  // worker of their build row, so the output is not hashed on any probe column (a NULL group would
-  // be split across workers).
-  hj->distribution = type == JoinType::FullOuter ? Distribution::any() : out;
+  // A distributed FULL OUTER join's rows that only the build side had carry NULL probe columns and
+  // sit on the worker of their build row, so its output is not hashed on any probe column (a NULL
+  // group would be split across workers). A single or replicated join keeps its distribution.
+  if (type == JoinType::FullOuter && out.kind == StreamDistribution::Hashed) out = Distribution::any();
+  hj->distribution = out;
   hj->probe_keys = std::move(pkeys);
   hj->build_keys = std::move(bkeys);
   hj->outputs = probe->outputs;

@@ -6,10 +6,10 @@
 #include <optional>
 
 #include "planner/common/error.hpp"
+#include "planner/common/text.hpp"
 #include "planner/storage/bucketing.hpp"
 #include "planner/storage/csv_tokenizer.hpp"
 #include "planner/storage/field_parser.hpp"
-#include "planner/storage/utf8.hpp"
 
 namespace hindsight {
 
@@ -96,7 +96,7 @@ class CsvTableReader {
       std::string_view name = CsvTokenizer::text(fields[c], scratch_);
       if (!iequals(name, def_.columns[c].name))
         tok_.fail(fields[c], fmt::format("header field {} is '{}', expected column '{}' of table '{}'", c + 1,
-                                         printable_excerpt(name), def_.columns[c].name, def_.name));
+                                         printable(name, 60), def_.columns[c].name, def_.name));
     }
   }
 
@@ -163,7 +163,7 @@ class CsvTableReader {
         }
         case PhysicalKind::String:
           if (!is_valid_utf8(text))
-            tok_.fail(f, fmt::format("column '{}': invalid UTF-8 in '{}'", cd.name, printable_excerpt(text)));
+            tok_.fail(f, fmt::format("column '{}': invalid UTF-8 in '{}'", cd.name, printable(text, 60)));
           col.strs.emplace_back(text);
           if (col.has_nulls()) col.nulls.push_back(0);
           break;
@@ -178,9 +178,9 @@ class CsvTableReader {
                                "field empty, unquoted, for NULL)",
                                cd.name, cd.type.to_string()));
     if (!is_valid_utf8(text))
-      tok_.fail(f, fmt::format("column '{}': invalid UTF-8 in '{}'", cd.name, printable_excerpt(text)));
+      tok_.fail(f, fmt::format("column '{}': invalid UTF-8 in '{}'", cd.name, printable(text, 60)));
     tok_.fail(f,
-              fmt::format("column '{}': invalid {} value '{}'", cd.name, cd.type.to_string(), printable_excerpt(text)));
+              fmt::format("column '{}': invalid {} value '{}'", cd.name, cd.type.to_string(), printable(text, 60)));
   }
 
   /// At most the bytes the columns hold so far (their fixed slots, not the string heap): a load is

@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "planner/common/date.hpp"
-#include "planner/storage/utf8.hpp"
+#include "planner/common/text.hpp"
 
 namespace hindsight {
 

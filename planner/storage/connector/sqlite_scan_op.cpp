@@ -8,8 +8,8 @@
 
 #include "planner/common/date.hpp"
 #include "planner/common/error.hpp"
+#include "planner/common/text.hpp"
 #include "planner/exec/batch_gather.hpp"
-#include "planner/storage/utf8.hpp"
 
 namespace hindsight {
 

@@ -120,6 +120,7 @@ TEST_F(WholeBuildSideTest, OuterSemiAndAntiJoinsGiveTheSameRowsOnEveryWorkerCoun
     expect_rows(fmt::format("SELECT * FROM t1 LEFT JOIN {} ON a = b", build), 41);
     expect_rows(fmt::format("SELECT * FROM t1 RIGHT JOIN {} ON a = b", build), 21);
     expect_rows(fmt::format("SELECT * FROM t1 FULL JOIN {} ON a = b", build), 42);
+    expect_rows(fmt::format("SELECT * FROM t1r FULL JOIN {} ON a = b", build), 42);
     expect_rows(fmt::format("SELECT a FROM t1 WHERE EXISTS (SELECT 1 FROM {} WHERE b = a)", build), 20);
     expect_rows(fmt::format("SELECT a FROM t1 WHERE NOT EXISTS (SELECT 1 FROM {} WHERE b = a)", build), 21);
     expect_rows(fmt::format("SELECT a FROM t1 WHERE a IN (SELECT b FROM {})", build), 20);
@@ -127,6 +128,14 @@ TEST_F(WholeBuildSideTest, OuterSemiAndAntiJoinsGiveTheSameRowsOnEveryWorkerCoun
     expect_rows(fmt::format("SELECT * FROM t1 LEFT JOIN {} ON a = b AND tag > 100", build), 41);
     expect_rows(fmt::format("SELECT * FROM t1 FULL JOIN {} ON a = b AND tag > 100", build), 62);
   }
+}
+
+TEST_F(WholeBuildSideTest, AFullJoinOfAReplicatedTableRunsOnceWithEveryLayout) {
+  // Replicated with replicated runs once (not once per worker); replicated with distributed gathers.
+  expect_rows("SELECT * FROM t1r FULL JOIN t2r ON a = b", 42);
+  expect_rows("SELECT count(*) FROM t1r FULL JOIN t2r ON a = b", 1);
+  expect_rows("SELECT * FROM t1r FULL JOIN t2 ON a = b", 42);
+  expect_rows("SELECT * FROM t1 FULL JOIN t2r ON a = b", 42);
 }
 
 TEST_F(WholeBuildSideTest, GroupingOnAFullJoinKeyKeepsOneNullGroup) {
