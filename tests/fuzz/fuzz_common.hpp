@@ -16,12 +16,9 @@ namespace hindsight::fuzz {
 /// Findings that are reported (tests/random/known_failures.md) but not fixed yet, by a piece of their message:
 /// tolerated, so that fuzzing goes on past them and `make test` stays green meanwhile. Put their reproducers in
 /// the seed corpus (known_*), so that removing the entry here once the fix has landed turns them into regression
-/// tests. HINDSIGHT_FUZZ_STRICT=1 tolerates none. (K1, a catalog number beyond a double, and K2, invalid UTF-8
-/// in a SQL literal, are fixed: their reproducers known_k1_* and known_k2_* guard the fixes.)
-inline const std::vector<std::string> kKnownFindings = {
-    // K7: a replicated table FULL JOIN a distributed one with workers > 1 fails INTERNAL (fuzz_exec).
-    "a gather exchange has one consumer",
-};
+/// tests. HINDSIGHT_FUZZ_STRICT=1 tolerates none. (K1, K2 and K7 are fixed: their reproducers known_k1_*,
+/// known_k2_* and known_k7_* guard the fixes.)
+inline const std::vector<std::string> kKnownFindings = {};
 
 inline bool is_known_finding(const std::string& what) {
   if (std::getenv("HINDSIGHT_FUZZ_STRICT")) return false;

@@ -20,7 +20,7 @@
 #include "planner/storage/csv_reader.hpp"
 #include "planner/storage/csv_writer.hpp"
 #include "planner/storage/table_cache.hpp"
-#include "planner/storage/utf8.hpp"
+#include "planner/common/text.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 using namespace hindsight;
