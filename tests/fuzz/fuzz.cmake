@@ -33,10 +33,10 @@ endif()
 
 # Where `make fuzz-build` puts the fuzz binaries (Makefile FUZZ_BUILD).
 set(HINDSIGHT_FUZZ_BUILD_DIR "${CMAKE_SOURCE_DIR}/build-fuzz" CACHE PATH "Build tree of the libFuzzer targets")
-# Inputs per target in ctest: sized so that the three together take about a minute and a half on 2 cores.
+# Inputs per target in ctest: sized so that the four together take about two minutes on 2 cores.
 set(HINDSIGHT_FUZZ_RUNS_sql 8000)
 set(HINDSIGHT_FUZZ_RUNS_exec 8000)
-set(HINDSIGHT_FUZZ_RUNS_csv 1000)
+set(HINDSIGHT_FUZZ_RUNS_csv 100000)
 set(HINDSIGHT_FUZZ_RUNS_catalog 150000)
 foreach(t IN LISTS HINDSIGHT_FUZZ_TARGETS)
   add_test(NAME fuzz_${t}
