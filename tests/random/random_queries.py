@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -30,6 +31,7 @@ VALUE_KINDS = ("int", "int", "int", "dec", "dbl", "str", "str", "date", "bool")
 LIKE_PATTERNS = ["a%", "%b", "_", "%", "a_c", "x%y", "", "A%", "%a%", "__", "_b%"]
 TABLE_WEIGHTS = [("t1", 5), ("t2", 5), ("t3", 4), ("t4", 4), ("t5", 2), ("t6", 2), ("r", 2), ("e", 1)]
 CMP_OPS = ["=", "<>", "<", "<=", ">", ">="]
+COLUMN_REF = re.compile(r"\b[xyd]\d+\.[a-z]")  # alias.column (aliases are x1, y2, d3...)
 
 
 @dataclass
@@ -323,9 +325,9 @@ class Generator:
                            else self.pred(group + [alias], 1)]
                 if self.chance(0.3):
                     step.on.append(self.pred(group + [alias], 1))
-                # SQLite 3.40 loses the rows of a later RIGHT/FULL JOIN after an ON that is constant (ON FALSE):
-                # every ON term names a column.
-                step.on = [t if "." in t else self.equi(self.pick(group), alias) for t in step.on]
+                # SQLite 3.40 loses the rows of a later RIGHT/FULL JOIN after an ON that is constant (ON FALSE,
+                # ON 7 = 8): every ON term names a column.
+                step.on = [t if COLUMN_REF.search(t) else self.equi(self.pick(group), alias) for t in step.on]
                 group.append(alias)
             else:
                 group.append(alias)
@@ -353,8 +355,18 @@ class Generator:
         return FromStep(t, self.new_alias("x", t))
 
     def equi(self, left: str, right: str) -> str:
-        kind = self.rng.choices(["int", "str", "date", "dec"], weights=[8, 2, 1, 1])[0]
-        return f"{self.key_col(left, kind)} = {self.key_col(right, kind)}"
+        """left.col = right.col for a kind both have (a derived table may lack some); without one, a condition
+        on a column of each that is no equality (never a constant: see the ON clause above)."""
+        kinds, weights = [], []
+        for k, w in (("int", 8), ("str", 2), ("date", 1), ("dec", 1)):
+            if self.cols_of(left, k) and self.cols_of(right, k):
+                kinds.append(k)
+                weights.append(w)
+        if kinds:
+            kind = self.rng.choices(kinds, weights=weights)[0]
+            return f"{self.key_col(left, kind)} = {self.key_col(right, kind)}"
+        lk, rk = next(iter(self.alias_cols[left])), next(iter(self.alias_cols[right]))
+        return f"({self.col([left], lk)} IS NULL OR {self.col([right], rk)} IS NOT NULL)"
 
     # ----------------------------------------------------------------------------------------- subqueries
     def subquery_term(self, scope: list[str]) -> str:
