@@ -193,7 +193,7 @@ std::optional<Table> decode_table(MappedFile& data, const TableDef& def, const F
       bucket.emplace_back(c.type);
       decode_column(in, static_cast<size_t>(rows), bucket.back());
       data.release_before(in.position());
-      if (guard) guard->check(def.name, bytes += static_cast<int64_t>(bucket.back().byte_size()));
+      if (guard) guard->check(def.name, bytes += static_cast<int64_t>(bucket.back().allocated_bytes()));
     }
   }
   if (total != t.row_count || !in.at_end()) return std::nullopt;

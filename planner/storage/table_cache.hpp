@@ -42,8 +42,8 @@ constexpr uint32_t kTableCacheVersion = 2;
 
 /// Reads a cache written by write_table_cache. Returns nullopt (never throws, never trusts) if the file is missing,
 /// truncated, corrupt (checksum), of another format version, or was made from another source stamp or schema.
-/// The table's data_version is set. `guard` (optional) is asked after each decoded column with the bytes decoded so
-/// far; what it throws (MEMORY_LIMIT_EXCEEDED, TIMEOUT) ends the read and propagates.
+/// The table's data_version is set. `guard` (optional) is asked after each decoded column with the bytes the columns
+/// decoded so far hold (allocated; the last call is the whole table's); what it throws (MEMORY_LIMIT_EXCEEDED, TIMEOUT) ends the read and propagates.
 std::optional<Table> read_table_cache(const std::string& cache_path, const TableDef& def, const FileStamp& source,
                                       LoadGuard* guard = nullptr);
 

@@ -17,10 +17,10 @@ std::string table_source_path(const std::string& folder, const TableDef& def) {
   return folder.back() == '/' ? folder + def.file : folder + "/" + def.file;
 }
 
-size_t table_byte_size(const Table& table) {
+size_t table_allocated_bytes(const Table& table) {
   size_t bytes = 0;
   for (const auto& bucket : table.buckets)
-    for (const auto& column : bucket) bytes += column.byte_size();
+    for (const auto& column : bucket) bytes += column.allocated_bytes();
   return bytes;
 }
 
@@ -37,7 +37,6 @@ TablePtr load_table(const std::string& folder, const TableDef& def, const LoadOp
   // Writers killed before they could clean up (SIGKILL, a crash) leave their temp files beside the cache.
   remove_dead_temp_files(std::filesystem::path(cache).parent_path().string(), ".hsc");
   auto finish = [&](Table&& t) {
-    if (options.guard) options.guard->check(def.name, static_cast<int64_t>(table_byte_size(t)));
     li.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return std::make_shared<const Table>(std::move(t));
   };
@@ -49,6 +48,8 @@ TablePtr load_table(const std::string& folder, const TableDef& def, const LoadOp
     }
   }
   Table t = read_csv_table(li.source_path, def, options.guard);
+  // The reader's checks were a lower estimate; the cache reader's last check was already exact.
+  if (options.guard) options.guard->check(def.name, static_cast<int64_t>(table_allocated_bytes(t)));
   t.data_version = data_version_of(li.stamp, def);
   // A file that changed while we read it must not be cached under the stamp taken before.
   FileStamp after;

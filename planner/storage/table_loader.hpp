@@ -26,8 +26,8 @@ struct LoadInfo {
 /// Path of `def`'s source file: def.file, relative to `folder` unless absolute.
 std::string table_source_path(const std::string& folder, const TableDef& def);
 
-/// In-memory size of a loaded table's columns (what a load charges the statement's memory budget).
-size_t table_byte_size(const Table& table);
+/// What a loaded table's columns hold in allocated memory (what a load charges the statement's memory budget).
+size_t table_allocated_bytes(const Table& table);
 
 /// Loads one table: from its binary cache when valid, else from the CSV (then writes the cache).
 /// Sets row_count and data_version. Throws IO_ERROR (missing/unreadable file) or DATA_ERROR (bad CSV), and

@@ -38,7 +38,7 @@ TEST(QueryLimitsTest, LoadedTablesCountTowardsThePeakAndAreNotChargedTwice) {
   Database db(testing::tpch_dir());
   auto first = run_fresh(db, "SELECT count(*) FROM orders", "8GB");
   ASSERT_TRUE(first.ok()) << first.error->format();
-  const int64_t table_bytes = static_cast<int64_t>(table_byte_size(*db.table("orders")));
+  const int64_t table_bytes = static_cast<int64_t>(table_allocated_bytes(*db.table("orders")));
   EXPECT_GE(first.executed.peak_memory, table_bytes);
   // The second statement finds the table loaded: its budget is its own operators'.
   auto second = run_fresh(db, "SELECT count(*) FROM orders", "8GB");
