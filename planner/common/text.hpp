@@ -26,6 +26,7 @@ inline bool is_valid_utf8(std::string_view s) {
     __builtin_memcpy(&w, s.data() + i, 8);
     if (w & 0x8080808080808080ULL) break;
   }
+  while (i < s.size() && static_cast<unsigned char>(s[i]) < 0x80) ++i;
   return i == s.size() || invalid_utf8_offset(s.substr(i)) == std::string_view::npos;
 }
 

@@ -67,6 +67,15 @@ class CsvTableReader {
       if (guard_ && rows_ % kGuardRows == 0) guard_->check(def_.name, estimated_bytes());
     }
     table_.row_count = rows_;
+    // Give back what the size estimate reserved beyond the rows: the table then holds (and is charged)
+    // the same memory as when it is read from its binary cache.
+    for (auto& bucket : table_.buckets)
+      for (auto& c : bucket) {
+        c.ints.shrink_to_fit();
+        c.dbls.shrink_to_fit();
+        c.strs.shrink_to_fit();
+        c.nulls.shrink_to_fit();
+      }
     return std::move(table_);
   }
 
