@@ -2,8 +2,8 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "planner/storage/temp_files.hpp"
 #include "planner/common/error.hpp"
+#include "planner/storage/temp_files.hpp"
 
 int main(int argc, char** argv) {
   hindsight::install_temp_file_cleanup();  // Ctrl-C or kill during a cache write leaves no temp file behind

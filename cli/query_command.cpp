@@ -12,8 +12,8 @@
 #include "cli/commands.hpp"
 #include "cli/result_format.hpp"
 #include "mapper/mapper_export.hpp"
-#include "planner/session/explain.hpp"
 #include "planner/common/text.hpp"
+#include "planner/session/explain.hpp"
 #include "planner/session/plan_mapping.hpp"
 
 namespace hindsight::cli {

@@ -88,28 +88,31 @@ void write_csv(const StatementResult& r, std::ostream& out) {
 }
 
 void write_json(const StatementResult& r, std::ostream& out) {
-  // format_json's object without its rows, then the rows streamed into it: the keys in the order
-  // nlohmann prints them (sorted), so both ways give the same text.
+  // format_json's object without its rows, key by key in the order nlohmann prints them (sorted),
+  // with the rows streamed in at their key: the same text as json_text(format_json(r)).
   nlohmann::json j = format_json(r, /*with_rows=*/false);
-  size_t rows = 0;
-  for (const auto& b : r.executed.batches) rows += b.rows;
-  if (!r.ok()) rows = 0;
-  j["row_count"] = rows;
-  j.erase("rows");
-  std::string head = json_text(j);  // {"attempts":…,"columns":…,["error":…,]"row_count":N,"status":…}
-  const std::string status_key = ",\"status\":";
-  const size_t cut = head.rfind(status_key);
-  out << head.substr(0, cut) << ",\"rows\":[";
-  bool first = true;
-  if (r.ok()) {
-    for_each_row(r, [&](const Batch& b, size_t i) {
-      nlohmann::json row = nlohmann::json::array();
-      for (auto& col : b.columns) row.push_back(cell_json(col, i));
-      out << (first ? "" : ",") << json_text(row);
-      first = false;
-    });
+  if (r.ok()) j["row_count"] = r.executed.row_count();
+  const char* sep = "{";
+  for (const auto& [key, value] : j.items()) {
+    out << sep << json_text(key) << ":";
+    sep = ",";
+    if (key != "rows") {
+      out << json_text(value);
+      continue;
+    }
+    const char* row_sep = "";
+    out << "[";
+    if (r.ok()) {
+      for_each_row(r, [&](const Batch& b, size_t i) {
+        nlohmann::json row = nlohmann::json::array();
+        for (auto& col : b.columns) row.push_back(cell_json(col, i));
+        out << row_sep << json_text(row);
+        row_sep = ",";
+      });
+    }
+    out << "]";
   }
-  out << "]" << head.substr(cut) << "\n";
+  out << "}\n";
 }
 
 nlohmann::json format_json(const StatementResult& r, bool with_rows) {

@@ -17,16 +17,14 @@ void QueryLimits::check_deadline(const std::string& doing) const {
 }
 
 void QueryLimits::check(const std::string& table, int64_t bytes) {
+  // The loaders' figures only grow (their running estimates are lower bounds of the exact size).
   int64_t& charged = loaded_[table];
-  const std::string doing = fmt::format("loading table '{}'", table);
   if (bytes > charged) {
-    memory_.charge(bytes - charged, doing);
-    charged = bytes;
-  } else if (bytes < charged) {  // the estimate ran ahead of the exact size
-    memory_.release(charged - bytes);
+    memory_.charge(bytes - charged, fmt::format("loading table '{}'", table));
     charged = bytes;
   }
-  check_deadline(doing);
+  if (deadline_ != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > deadline_)
+    check_deadline(fmt::format("loading table '{}'", table));
 }
 
 }  // namespace hindsight

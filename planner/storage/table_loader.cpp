@@ -34,8 +34,6 @@ TablePtr load_table(const std::string& folder, const TableDef& def, const LoadOp
     throw Error(ErrorCode::IO_ERROR,
                 fmt::format("cannot open '{}' (table '{}'): {}", li.source_path, def.name, std::strerror(errno)));
   std::string cache = cache_path_for(li.source_path);
-  // Writers killed before they could clean up (SIGKILL, a crash) leave their temp files beside the cache.
-  remove_dead_temp_files(std::filesystem::path(cache).parent_path().string(), ".hsc");
   auto finish = [&](Table&& t) {
     li.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return std::make_shared<const Table>(std::move(t));
@@ -54,7 +52,12 @@ TablePtr load_table(const std::string& folder, const TableDef& def, const LoadOp
   // A file that changed while we read it must not be cached under the stamp taken before.
   FileStamp after;
   bool stable = stat_file(li.source_path, after) && after == li.stamp;
-  if (options.write_cache && stable) li.cache_written = write_table_cache(cache, t, li.stamp);
+  if (options.write_cache && stable) {
+    // Writers killed before they could clean up (SIGKILL, a crash) leave their temp files beside the cache:
+    // swept by the next writer, not by every load.
+    remove_dead_temp_files(std::filesystem::path(cache).parent_path().string(), ".hsc");
+    li.cache_written = write_table_cache(cache, t, li.stamp);
+  }
   return finish(std::move(t));
 }
 
