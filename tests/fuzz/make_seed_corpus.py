@@ -1,15 +1,12 @@
 #!/usr/bin/env python3
-"""Writes the seed corpora of tests/fuzz/corpus/ (sql from the differential and error tests plus hand-written
-statements, csv snippets, catalogs). Re-run after changing it; the files are committed."""
+"""Writes the seed corpora of tests/fuzz/corpus/ (sql from the error tests plus hand-written statements, csv
+snippets, catalogs; the differential tests' queries are read where they are, see tests/fuzz/sql.seeds). Re-run after changing it; the files are committed."""
 import os, re, glob, hashlib
 root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 out = f"{root}/tests/fuzz/corpus/sql"
 def put(d, name, text):
     with open(f"{d}/{name}", "w", encoding="utf-8") as f:
         f.write(text)
-for p in sorted(glob.glob(f"{root}/tests/differential/tpch/q*.sql")):
-    if p.endswith(".sqlite.sql"): continue
-    put(out, "tpch_" + os.path.basename(p), open(p).read())
 # statements of the error tests (one file per record), a sample
 n = 0
 for p in sorted(glob.glob(f"{root}/tests/sql/errors/*.test")):
@@ -23,13 +20,6 @@ for p in sorted(glob.glob(f"{root}/tests/sql/errors/*.test")):
         k += 1
         if k > 5: break
         put(out, f"err_{os.path.basename(p)[:-5]}_{k}.sql", sql + "\n")
-extra = sorted(glob.glob(f"{root}/tests/differential/extra/*.sql"))
-pick = ["join_full.sql","null_not_in_subquery_with_null.sql","subquery_scalar_correlated_where.sql","union_distinct.sql",
-        "cte_referenced_twice.sql","case_simple.sql","date_interval_month_year.sql","like_patterns.sql",
-        "limit_offset.sql","group_by_ordinal.sql","subquery_exists_correlated.sql","derived_tables.sql","substring.sql",
-        "join_right.sql","extract_parts.sql","cast_numeric_text.sql","arith_decimal.sql"]
-for name in pick:
-    put(out, "extra_" + name, open(f"{root}/tests/differential/extra/{name}").read())
 own = {
  "t_types.sql": "SELECT b, i + g, d * 2.5, m / 3, upper(s), dt + INTERVAL '1' DAY FROM t WHERE s LIKE 'a%' OR b IS NULL",
  "t_set_workers.sql": "SET workers = 1; SELECT count(*), sum(m), min(dt), max(s) FROM t GROUP BY b HAVING count(*) > 0",
