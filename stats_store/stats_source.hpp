@@ -28,6 +28,11 @@ struct ObservedRows {
   uint32_t observations = 1;
   /// 0..1: how much the source trusts the figure (agreement between observations, age).
   double confidence = 1;
+  /// What the computation held and produced, when known (0 = unknown): feeds the cost model's
+  /// memory estimate of the node (a hash join's build side above all).
+  uint64_t bytes = 0;
+  int64_t peak_memory = 0;
+  uint64_t build_bytes = 0;
 };
 
 /// The signatures of one plan node, as the planner computed them.
