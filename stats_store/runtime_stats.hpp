@@ -52,7 +52,9 @@ struct AttemptStats {
   std::string query_hash;  ///< 32 hex digits identifying the statement text
   std::string plan_hash;   ///< the attempt's plan
   int attempt = 1;
-  bool succeeded = true;   ///< false: every figure of a failed attempt is a lower bound
+  /// false: the attempt failed; what its operators did not finish is marked lower_bound, what they
+  /// finished (a build side before the probe ran out of memory) is exact.
+  bool succeeded = true;
   int64_t started_unix_ms = 0;
   std::vector<TableVersion> tables;  ///< the base tables the query read, as it read them
   std::vector<RuntimeStats> stats;

@@ -243,8 +243,8 @@ PhysicalPtr PhysicalPlanner::plan_sort_limit(const LogicalOperator& op) {
       local->children.push_back(std::move(child));
       child = exchange(std::move(local), ExchangeKind::Gather);
     }
+    // The top-N implements the limit, not the sort below it (whose output is every row): no link to the sort.
     auto t = make<PhysicalTopN>(&op);
-    links_.push_back({below.id, t->id});
     t->keys = keys;
     t->limit = l.limit;
     t->offset = l.offset;

@@ -63,11 +63,11 @@ void render(const PhysicalOperator& op, const CompiledQuery& cq, const ExecutedQ
   if (op.own_cost.network_bytes > 0) line += ", moves " + format_bytes(static_cast<int64_t>(op.own_cost.network_bytes));
   line += ", " + distribution_text(op, cq.ctx);
   if (run) {
-    if (auto a = actual_rows(*run, op.id, op)) {
+    if (auto a = observed_output(*run, op)) {
       const auto& ids = run->exec->exec_ids_of.at(op.id);
       const auto& st = run->stats.at(ids.back());
-      line += fmt::format(", actual {}{} rows, q-error {:.1f}, {:.1f} ms", st.complete ? "" : ">=", *a,
-                          q_error(op.estimated_rows, static_cast<double>(*a)), static_cast<double>(st.wall_ns) / 1e6);
+      line += fmt::format(", actual {}{} rows, q-error {:.1f}, {:.1f} ms", a->complete ? "" : ">=", a->rows,
+                          q_error(op.estimated_rows, static_cast<double>(a->rows)), static_cast<double>(st.wall_ns) / 1e6);
       int64_t mem = 0;
       for (int id : ids) mem += run->stats.at(id).peak_memory;
       if (mem > 0) line += ", mem " + format_bytes(mem);
@@ -120,7 +120,11 @@ nlohmann::json physical_json(const PhysicalOperator& op, const CompiledQuery& cq
                          {"actual_rows", nullptr},
                          {"children", nlohmann::json::array()}};
   if (run)
-    if (auto a = actual_rows(*run, op.id, op)) node["actual_rows"] = *a;
+    if (auto a = observed_output(*run, op)) {
+      node["actual_rows"] = a->rows;
+      node["actual_complete"] = a->complete;
+      node["q_error"] = q_error(op.estimated_rows, static_cast<double>(a->rows));
+    }
   if (mapping)
     if (auto g = mapping->group_of_physical(op.id)) node["group"] = *g;
   for (auto& c : op.children) node["children"].push_back(physical_json(*c, cq, run, mapping));

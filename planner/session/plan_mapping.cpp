@@ -350,15 +350,14 @@ namespace {
     qm.exec[n.exec_id] = e;
     if (auto it = qm.physical.find(n.physical_id); it != qm.physical.end()) pm.link(it->second, e, "exec");
   }
-  // The output operator of each physical node carries its row count.
+  // The output operator of each physical node carries its observed rows.
   auto attach = [&](const PhysicalOperator& op) {
-    auto ids = run.exec->exec_ids_of.find(op.id);
-    if (ids == run.exec->exec_ids_of.end()) return;
-    int out_id = op.kind == PhysicalOpKind::Exchange ? ids->second[0] : ids->second.back();
-    auto st = run.stats.find(out_id);
-    if (st == run.stats.end() || !qm.exec.count(out_id)) return;
-    uint64_t rows = op.kind == PhysicalOpKind::Exchange ? st->second.rows_in : st->second.rows_out;
-    pm.attach_stats(qm.exec.at(out_id), {static_cast<double>(rows), st->second.complete, "observed"});
+    auto out = observed_output(run, op);
+    if (!out) return;
+    const auto& ids = run.exec->exec_ids_of.at(op.id);
+    auto e = qm.exec.find(op.kind == PhysicalOpKind::Exchange ? ids.front() : ids.back());
+    if (e == qm.exec.end()) return;
+    pm.attach_stats(e->second, {static_cast<double>(out->rows), out->complete, "observed"});
   };
   for (auto& c : cq.ctes) post_order(*c.physical, attach);
   post_order(*cq.physical, attach);

@@ -1,6 +1,9 @@
 #include "planner/session/query_pipeline.hpp"
 
+#include <fmt/format.h>
+
 #include <chrono>
+#include <set>
 
 #include "planner/common/error.hpp"
 #include "planner/optimizer/cardinality_model.hpp"
@@ -18,7 +21,7 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 
 std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, const std::string& sql,
                                              const Settings& settings, bool sign_plans,
-                                             const stats::StatsSource* observed, QueryLimits* limits) {
+                                             const StatsProvider& observed, QueryLimits* limits) {
   auto t0 = std::chrono::steady_clock::now();
   auto cq = std::make_unique<CompiledQuery>();
   cq->sql = sql;
@@ -67,7 +70,21 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
     }
     return it->second ? it->second->column(info.base_column) : nullptr;
   });
-  model.set_stats_source(observed, &cq->ctx, [&](PlanSigner& s) {
+  // The base tables the query reads, loaded now (the estimates need them anyway), as the stats
+  // provider and the collection of this query's statistics know them.
+  std::set<std::string> table_names;
+  std::function<void(const LogicalOperator&)> collect_tables = [&](const LogicalOperator& op) {
+    if (op.kind == LogicalKind::Get) table_names.insert(op.as<LogicalGet>().table.name);
+    for (auto& c : op.children) collect_tables(*c);
+  };
+  for (auto& c : cq->ctes) collect_tables(*c.logical);
+  collect_tables(*cq->logical);
+  for (const std::string& name : table_names) {
+    const TablePtr& t = table(name);
+    cq->tables.push_back({name, fmt::format("{:016x}", t->data_version), t->row_count});
+  }
+  if (observed) cq->observed = observed(cq->tables);
+  model.set_stats_source(cq->observed.get(), &cq->ctx, [&](PlanSigner& s) {
     for (size_t i = 0; i < cq->ctes.size(); ++i) s.set_cte(static_cast<int>(i), *cq->ctes[i].logical);
   });
   for (auto& c : cq->ctes) model.estimate(*c.logical);
@@ -153,19 +170,20 @@ ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings, Q
   return out;
 }
 
-std::optional<uint64_t> actual_rows(const ExecutedQuery& run, NodeId physical_id, const PhysicalOperator& node) {
+std::optional<ObservedOutput> observed_output(const ExecutedQuery& run, const PhysicalOperator& node) {
   if (!run.exec) return std::nullopt;
-  auto it = run.exec->exec_ids_of.find(physical_id);
+  auto it = run.exec->exec_ids_of.find(node.id);
   if (it == run.exec->exec_ids_of.end()) return std::nullopt;
-  int id = node.kind == PhysicalOpKind::Exchange ? it->second[0] : it->second.back();
-  auto s = run.stats.find(id);
+  const bool exchange = node.kind == PhysicalOpKind::Exchange;
+  auto s = run.stats.find(exchange ? it->second.front() : it->second.back());
   if (s == run.stats.end()) return std::nullopt;
-  if (node.kind == PhysicalOpKind::Exchange) return s->second.rows_in;
+  const OperatorStats& st = s->second;
+  if (exchange) return ObservedOutput{st.rows_in, st.complete};
   // A replicated stream is complete on every worker that computed it: each instance produced
   // all of its rows, so the sum over instances counts them once per worker.
-  if (node.distribution.kind == StreamDistribution::Replicated && s->second.instances > 1)
-    return s->second.rows_out / s->second.instances;
-  return s->second.rows_out;
+  if (node.distribution.kind == StreamDistribution::Replicated && st.instances > 1)
+    return ObservedOutput{st.rows_out / st.instances, st.complete};
+  return ObservedOutput{st.rows_out, st.complete};
 }
 
 }  // namespace hindsight

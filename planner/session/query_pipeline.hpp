@@ -13,6 +13,7 @@
 #include "planner/session/settings.hpp"
 #include "planner/signing/plan_signer.hpp"
 #include "planner/storage/database.hpp"
+#include "stats_store/runtime_stats.hpp"
 
 namespace hindsight {
 
@@ -45,18 +46,27 @@ struct CompiledQuery {
   std::vector<RuleStats> rules;
   /// Signatures of every logical and physical node (computed after planning, cached).
   std::unique_ptr<PlanSigner> signer;
+  /// The base tables the query reads (CTE bodies included), as compilation saw them: sorted by name.
+  std::vector<stats::TableVersion> tables;
+  /// The observed statistics the estimates were made with (null: model only).
+  std::shared_ptr<const stats::StatsSource> observed;
   double plan_ms = 0;
 };
 
+/// Where compile_query finds observed statistics: called once per compilation, after binding,
+/// with the base tables the query reads (so that a store is read once per query, for those tables
+/// only); returns the source the estimator consults by signature before its model (null: model only).
+using StatsProvider =
+    std::function<std::shared_ptr<const stats::StatsSource>(const std::vector<stats::TableVersion>& tables)>;
+
 /// SQL query AST -> bound logical plan -> rewritten -> estimated -> physical plan.
 /// `sign_plans` = false skips signing (only for measuring what signing costs: EXPLAIN, groups and
-/// the stats need the signatures). `observed`: statistics the estimator consults by signature
-/// before its model (nullptr: model only). `limits`: the statement's limits, which the tables it
-/// loads are charged to and checked against (nullptr: loads are unlimited).
+/// the stats need the signatures). `observed`: see StatsProvider (empty: model only). `limits`: the
+/// statement's limits, which the tables it loads are charged to and checked against (nullptr: loads
+/// are unlimited).
 std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, const std::string& sql,
                                              const Settings& settings, bool sign_plans = true,
-                                             const stats::StatsSource* observed = nullptr,
-                                             QueryLimits* limits = nullptr);
+                                             const StatsProvider& observed = {}, QueryLimits* limits = nullptr);
 
 /// One execution attempt: the rows (or the error) and what every executable operator did.
 struct ExecutedQuery {
@@ -75,9 +85,15 @@ struct ExecutedQuery {
 /// statement, already charged with the tables it loaded) or, if nullptr, under fresh limits of `settings`.
 ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings, QueryLimits* limits = nullptr);
 
-/// Rows produced by a physical node during the run: its output exec operator's rows (for an
-/// exchange, the rows that entered it; for a replicated stream, one worker's copy). nullopt when
-/// it never ran.
-std::optional<uint64_t> actual_rows(const ExecutedQuery& run, NodeId physical_id, const PhysicalOperator& node);
+/// What a physical node produced during a run: its output exec operator's rows (for an exchange,
+/// the rows that entered it; for a replicated stream, one worker's copy), and whether it ran to
+/// exhaustion (else `rows` is a lower bound). The one definition of a node's observed rows:
+/// EXPLAIN ANALYZE, the groups and the stats collection all use it.
+struct ObservedOutput {
+  uint64_t rows = 0;
+  bool complete = false;
+};
+/// nullopt when the node has no executable operator in the run (the attempt failed before).
+std::optional<ObservedOutput> observed_output(const ExecutedQuery& run, const PhysicalOperator& node);
 
 }  // namespace hindsight

@@ -21,7 +21,8 @@ int Settings::effective_workers() const {
 }
 
 std::vector<std::string> setting_names() {
-  return {"workers", "memory_limit", "disabled_rules", "cte_materialization", "timeout", "mapper_strict", "optimizer"};
+  return {"workers", "memory_limit", "disabled_rules", "cte_materialization", "timeout", "mapper_strict", "optimizer",
+          "stats_scope", "stats_max_drift"};
 }
 
 namespace {
@@ -108,6 +109,30 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
       throw;
     } catch (...) {
       bad("a duration such as 500ms, 30s or 2m (0 = none)");
+    }
+  } else if (name == "stats_scope") {
+    std::string v = lower(value);
+    if (v == "off") s.stats_scope = Settings::StatsScope::Off;
+    else if (v == "query") s.stats_scope = Settings::StatsScope::Query;
+    else if (v == "process") s.stats_scope = Settings::StatsScope::Process;
+    else if (v == "persistent") s.stats_scope = Settings::StatsScope::Persistent;
+    else bad("off, query (this statement's attempts), process (this process) or persistent (the stats store)");
+  } else if (name == "stats_max_drift") {
+    std::string v = value;
+    double mult = 1;
+    if (!v.empty() && v.back() == '%') {
+      v.pop_back();
+      mult = 0.01;
+    }
+    try {
+      size_t used;
+      double x = std::stod(v, &used);
+      if (used != v.size() || !(x >= 0) || x * mult > 1e6) bad("a fraction such as 0.1 or a percentage such as 10%");
+      s.stats_max_drift = x * mult;
+    } catch (const Error&) {
+      throw;
+    } catch (...) {
+      bad("a fraction such as 0.1 or a percentage such as 10%");
     }
   } else if (name == "mapper_strict") {
     std::string v = lower(value);

@@ -18,6 +18,14 @@ struct Settings {
   /// planner (fixed selectivities, connected-first join order, broadcast below a row count); kept
   /// to measure what the cost-based optimizer gains.
   std::string optimizer = "cost";
+  /// Which observed statistics queries use and keep (DESIGN.md section 5): off (none), query (this
+  /// statement's attempts only), process (also every earlier statement of this process), persistent
+  /// (also the stats store on disk: every earlier process).
+  enum class StatsScope { Off, Query, Process, Persistent };
+  StatsScope stats_scope = StatsScope::Persistent;
+  /// An observation is not used when an input table changed (another data version) and its row count
+  /// drifted by more than this fraction from the count it was observed with.
+  double stats_max_drift = 0.1;
 
   int effective_workers() const;
 };

@@ -41,7 +41,12 @@ class MapSource final : public StatsSource {
 
 std::unique_ptr<CompiledQuery> compile_with(const std::string& sql, const StatsSource* source, Settings s = {}) {
   auto stmts = sql::parse_sql(sql);
-  return compile_query(testing::tpch_db(), *stmts.at(0)->as<sql::SelectStatement>().query, sql, s, true, source);
+  StatsProvider provider;
+  if (source)  // not owned: the test keeps it alive
+    provider = [source](const std::vector<stats::TableVersion>&) {
+      return std::shared_ptr<const StatsSource>(std::shared_ptr<const StatsSource>{}, source);
+    };
+  return compile_query(testing::tpch_db(), *stmts.at(0)->as<sql::SelectStatement>().query, sql, s, true, provider);
 }
 
 const LogicalOperator* find_node(const LogicalOperator& op, const std::function<bool(const LogicalOperator&)>& pred) {
