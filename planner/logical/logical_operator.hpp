@@ -45,6 +45,9 @@ class LogicalOperator {
   double estimated_rows = -1;  ///< filled by the estimator
   /// Where estimated_rows came from: the model, or an observation found by signature.
   stats::EstimateSource estimate_source = stats::EstimateSource::Model;
+  /// Bytes per output row, when an observation found by signature knew them (else -1): the cost
+  /// model's row width for this node's output (a hash join's build side above all).
+  double observed_row_bytes = -1;
 
   /// Writes the operator's semantic parameters (no ids, no aliases) in a fixed order: the one
   /// list EXPLAIN and the signature encoder both read.

@@ -270,6 +270,7 @@ double CardinalityModel::estimate_node(LogicalOperator& op) {
     case LogicalKind::CteRef: rows = cte_rows_ ? cte_rows_(op.as<LogicalCteRef>().cte_index) : 1000; break;
   }
   op.estimate_source = stats::EstimateSource::Model;
+  op.observed_row_bytes = -1;
   if (signer_) {
     const NodeSignatures& sigs = signer_->sign(op);
     if (auto hit = source_->lookup({sigs.exact, sigs.join_set, sigs.templ})) {
@@ -278,6 +279,7 @@ double CardinalityModel::estimate_node(LogicalOperator& op) {
         rows = o.rows;
         op.estimate_source = hit->source;
       }
+      if (o.bytes > 0 && o.rows >= 1) op.observed_row_bytes = static_cast<double>(o.bytes) / o.rows;
     }
   }
   // Never estimate zero for an operator that may produce rows: later products would vanish.

@@ -17,6 +17,11 @@ double row_width(const std::vector<ColumnId>& columns, const PlanContext& ctx) {
   return w;
 }
 
+double row_width(const PhysicalOperator& op, const PlanContext& ctx) {
+  if (op.observed_row_bytes > 0) return 16 + op.observed_row_bytes;
+  return row_width(op.outputs, ctx);
+}
+
 double total_cost(PlanCost& c, const CostModelOptions& o) {
   c.total = c.cpu + o.network_byte_weight * c.network_bytes + o.memory_byte_weight * c.memory_bytes;
   if (c.memory_bytes > static_cast<double>(o.memory_limit)) c.total += o.overflow_penalty;
@@ -73,7 +78,7 @@ PlanCost own_cost(const PhysicalOperator& op, const PlanContext& ctx, const Cost
     case PhysicalOpKind::HashJoin: {
       const auto& j = op.as<PhysicalHashJoin>();
       const PhysicalOperator& build = *op.children[1];
-      return hash_join_cost(rows_of(*op.children[0]), rows_of(build), out, row_width(build.outputs, ctx),
+      return hash_join_cost(rows_of(*op.children[0]), rows_of(build), out, row_width(build, ctx),
                             j.join_distribution == JoinDistribution::Broadcast, o);
     }
     case PhysicalOpKind::NestedLoopJoin:

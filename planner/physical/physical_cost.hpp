@@ -29,6 +29,9 @@ struct CostModelOptions {
 /// Estimated bytes of one row of `columns`: 8 for fixed-width types, 1 for BOOLEAN, 24 for
 /// VARCHAR (payload guess) plus 16 bytes of per-row overhead in hash tables and buffers.
 double row_width(const std::vector<ColumnId>& columns, const PlanContext& ctx);
+/// The row width of a node's output: from the bytes per row an observation saw when there is one
+/// (plus the same per-row overhead), else from the column types.
+double row_width(const PhysicalOperator& op, const PlanContext& ctx);
 
 /// The cost of a hash join alone. Broadcast: every worker builds the whole build side.
 ///   cpu    = probe_rows + out_rows + hash_build_row · build_rows · (broadcast ? W : 1)

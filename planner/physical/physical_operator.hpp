@@ -54,6 +54,7 @@ class PhysicalOperator {
   Distribution distribution;
   double estimated_rows = -1;
   stats::EstimateSource estimate_source = stats::EstimateSource::Model;  ///< copied from the logical node
+  double observed_row_bytes = -1;  ///< copied from the logical node (see LogicalOperator)
   PlanCost own_cost;          ///< this operator alone (annotate_costs)
   double subtree_cost = -1;   ///< own_cost.total plus the children's subtree costs
 

@@ -122,6 +122,7 @@ PhysicalPtr PhysicalPlanner::exchange(PhysicalPtr child, ExchangeKind kind, std:
   x->buckets = kind == ExchangeKind::Repartition && buckets != options_.workers ? buckets : 0;
   x->outputs = child->outputs;
   x->estimated_rows = child->estimated_rows;
+  x->observed_row_bytes = child->observed_row_bytes;
   switch (kind) {
     case ExchangeKind::Gather: x->distribution = Distribution::single(); break;
     case ExchangeKind::Broadcast: x->distribution = Distribution::replicated(); break;

@@ -62,6 +62,7 @@ class PhysicalPlanner {
       p->logical_id = from->id;
       p->estimated_rows = from->estimated_rows;
       p->estimate_source = from->estimate_source;
+      p->observed_row_bytes = from->observed_row_bytes;
       links_.push_back({from->id, p->id});
     }
     return p;

@@ -76,7 +76,7 @@ const Expr* key_column(const Expr& e) {
 bool PhysicalPlanner::fits_broadcast(const PhysicalOperator& build) const {
   // Every worker holds a copy: the copies together must leave a wide margin in the budget (the
   // estimate may be low; an underestimated broadcast fails the query, as a map join does).
-  double bytes = build.estimated_rows * row_width(build.outputs, ctx_) * options_.workers;
+  double bytes = build.estimated_rows * row_width(build, ctx_) * options_.workers;
   if (bytes > static_cast<double>(options_.memory_limit) * options_.broadcast_memory_share) return false;
   // The foundation planner's rule of thumb; the cost-based planner compares costs instead.
   return options_.cost_based || build.estimated_rows <= options_.broadcast_max_rows;
@@ -234,7 +234,7 @@ PhysicalPtr PhysicalPlanner::plan_join(const LogicalOperator& op) {
       const CostModelOptions o = cost_options();
       const double inf = std::numeric_limits<double>::infinity();
       const double p = std::max(0.0, probe->estimated_rows), b = std::max(0.0, build->estimated_rows);
-      const double pw = row_width(probe->outputs, ctx_), bw = row_width(build->outputs, ctx_);
+      const double pw = row_width(*probe, ctx_), bw = row_width(*build, ctx_);
       const double out_rows = std::max(0.0, op.estimated_rows);
       auto repartition = [&](double rows, double width) { return exchange_cost(ExchangeKind::Repartition, rows, width, o).total; };
       const double join_local = hash_join_cost(p, b, out_rows, bw, false, o).total;

@@ -21,10 +21,11 @@ using stats::StatsSource;
 /// Observations held in a map: a source that knows exactly what the test put in.
 class MapSource final : public StatsSource {
  public:
-  void put(KeyKind k, const sig::Signature& s, double rows, bool lower_bound = false) {
+  void put(KeyKind k, const sig::Signature& s, double rows, bool lower_bound = false, uint64_t bytes = 0) {
     ObservedRows o;
     o.rows = rows;
     o.lower_bound = lower_bound;
+    o.bytes = bytes;
     map_[{k, s}] = o;
   }
   std::optional<ObservedRows> find(KeyKind k, const sig::Signature& s) const override {
@@ -218,6 +219,26 @@ TEST(StatsSourceTest, ObservedJoinSizeChangesTheJoinDistribution) {
   auto again = compile_with(q, &src, s);
   std::string after = explain_text(*again, nullptr);
   EXPECT_EQ(after.find("distribution: broadcast"), std::string::npos) << after;
+}
+
+TEST(StatsSourceTest, ObservedBytesPerRowSizeTheBuildSide) {
+  // The same join, the same observed row count for the build side: only the bytes per row differ. Rows that
+  // were seen to be wide (long strings) make the broadcast copies too big for the memory budget.
+  const char* q = "SELECT count(*) FROM orders, customer WHERE o_custkey = c_custkey AND c_acctbal > 9990";
+  Settings s;
+  s.workers = 4;
+  s.memory_limit = 64 << 20;
+  auto first = compile_with(q, nullptr, s);
+  const sig::Signature customer = first->signer->sign(*scan_of(*first, "customer")).exact;
+  MapSource narrow, wide;
+  narrow.put(StatsSource::KeyKind::Exact, customer, 100, false, 100 * 16);
+  wide.put(StatsSource::KeyKind::Exact, customer, 100, false, 100ull * (1 << 20));  // 1 MB per row
+  auto with_narrow = compile_with(q, &narrow, s);
+  auto with_wide = compile_with(q, &wide, s);
+  EXPECT_EQ(scan_of(*with_wide, "customer")->observed_row_bytes, double(1 << 20));
+  std::string n = explain_text(*with_narrow, nullptr), w = explain_text(*with_wide, nullptr);
+  EXPECT_NE(n.find("distribution: broadcast"), std::string::npos) << n;
+  EXPECT_EQ(w.find("distribution: broadcast"), std::string::npos) << w;
 }
 
 }  // namespace
