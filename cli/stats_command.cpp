@@ -243,7 +243,9 @@ int run_stats(Verb verb, const StatsFlags& f) {
   SqliteStatsStore::Options options;
   options.read_only = !writes;
   SqliteStatsStore store(path, options);
-  for (const auto& w : store.take_warnings()) fmt::print(stderr, "{}\n", w);
+  // An unusable store's reason comes with the error below; other warnings (a newer schema...) are printed.
+  if (store.usable())
+    for (const auto& w : store.take_warnings()) fmt::print(stderr, "{}\n", w);
   try {
     switch (verb) {
       case Verb::List: print_list(store.list(*order, f.limit), as_json); break;

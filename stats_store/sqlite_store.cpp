@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <thread>
 #include <utility>
@@ -29,8 +31,9 @@ bool is_busy(int code) {
   return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
 }
 
-// A quick_check reads every page: on open, only while that costs little.
-constexpr uint64_t kQuickCheckMaxBytes = 64ull << 20;
+// A quick_check reads every page: on open (every process opens the store), only while that costs a few
+// milliseconds. Larger files rely on the header check below and on SQLITE_CORRUPT / SQLITE_NOTADB.
+constexpr uint64_t kQuickCheckMaxBytes = 4ull << 20;
 // Tries of a write transaction that met SQLITE_BUSY after the busy timeout (or where SQLite returns
 // BUSY without waiting, e.g. a WAL being recovered by another connection).
 constexpr int kBusyRetries = 8;
@@ -39,6 +42,28 @@ uint64_t file_bytes(const std::string& path) {
   std::error_code ec;
   auto n = fs::file_size(path, ec);
   return ec ? 0 : n;
+}
+
+// A database file shorter than its header says is truncated. Only decidable without a WAL: a checkpoint
+// interrupted by a crash may leave the file short of pages the WAL still holds.
+bool truncated_by_header(const std::string& path) {
+  std::error_code ec;
+  const auto wal = fs::file_size(path + "-wal", ec);
+  if (!ec && wal > 0) return false;
+  const auto size = fs::file_size(path, ec);
+  if (ec || size < 100) return false;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  unsigned char h[100];
+  const bool ok = std::fread(h, 1, sizeof h, f) == sizeof h;
+  std::fclose(f);
+  if (!ok || std::memcmp(h, "SQLite format 3", 16) != 0) return false;  // not SQLite at all: SQLite says so
+  auto be32 = [&](int at) { return uint32_t{h[at]} << 24 | uint32_t{h[at + 1]} << 16 | uint32_t{h[at + 2]} << 8 | h[at + 3]; };
+  const uint32_t page_size = (uint32_t{h[16]} << 8 | h[17]) == 1 ? 65536 : (uint32_t{h[16]} << 8 | h[17]);
+  const uint32_t pages = be32(28);
+  // The in-header size is valid only when its "version valid for" matches the change counter.
+  if (be32(24) != be32(92) || pages == 0 || page_size < 512) return false;
+  return size < uint64_t{pages} * page_size;
 }
 
 const std::string kSnapshotSql = fmt::format(
@@ -74,6 +99,7 @@ void SqliteStatsStore::open() {
     }
     const int flags = SQLITE_OPEN_NOMUTEX |
                       (options_.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    if (truncated_by_header(path_)) throw StoreError("file is truncated", SQLITE_CORRUPT);
     auto db = std::make_unique<SqliteConnection>(path_, flags);
     sqlite3_busy_timeout(db->raw(), options_.busy_timeout_ms);
     read_only_ = options_.read_only || db->read_only();
@@ -208,7 +234,7 @@ std::shared_ptr<const StatsSource> SqliteStatsStore::snapshot(const std::vector<
 
 void SqliteStatsStore::record(const AttemptStats& attempt) {
   std::lock_guard lock(mu_);
-  if (!db_) return;
+  if (!db_ || attempt.stats.empty()) return;
   if (read_only_) {
     warn(fmt::format("STORE_ERROR: {}: read-only: observations of this process are not recorded", path_));
     return;

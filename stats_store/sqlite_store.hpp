@@ -7,6 +7,7 @@
 // cannot be used (corrupt, truncated, not ours, unwritable) never fails a query: snapshot() then answers
 // nothing, record() does nothing, and take_warnings() says why ("STORE_ERROR: ..."). A read-only file
 // (or one of a newer schema) is read, never written.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -98,7 +99,7 @@ class SqliteStatsStore final : public StatsRepository {
   bool usable() const { return db_ != nullptr; }
   bool writable() const { return db_ != nullptr && !read_only_; }
   /// Store reads made by snapshot(): one statement each (tests and the benchmark check it).
-  uint64_t reads() const { return reads_; }
+  uint64_t reads() const { return reads_.load(std::memory_order_relaxed); }
 
   // Maintenance (`hindsight stats`): throw StoreError, the unusable store's reason included.
   std::vector<SignatureAggregate> list(ListOrder order, size_t limit);
@@ -131,7 +132,7 @@ class SqliteStatsStore final : public StatsRepository {
   bool read_only_ = false;
   int schema_version_ = 0;
   std::string unusable_reason_;
-  uint64_t reads_ = 0;
+  std::atomic<uint64_t> reads_{0};
   std::mutex mu_;
   std::vector<std::string> warnings_;
   std::set<std::string> warned_;

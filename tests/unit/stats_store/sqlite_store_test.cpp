@@ -450,3 +450,40 @@ TEST(SqliteStatsStoreRobustnessTest, UncreatableFolderFallsBackToMemory) {
 
 }  // namespace
 }  // namespace hindsight::stats
+
+namespace hindsight::stats {
+namespace {
+
+// Past the size where open runs quick_check: the header's page count gives a truncation away.
+TEST(SqliteStatsStoreRobustnessTest, TruncatedLargeFileIsAStoreError) {
+  TempDir dir;
+  const auto path = dir.file("stats.db");
+  {
+    SqliteStatsStore store(path);
+    for (uint64_t k = 0; k < 30000; k += 10000) {
+      std::vector<RuntimeStats> many;
+      for (uint64_t i = k; i < k + 10000; ++i) many.push_back(stat(i, double(i)));
+      store.record(attempt(many));
+    }
+  }
+  const auto size = fs::file_size(path);
+  ASSERT_GT(size, 4u << 20);
+  fs::resize_file(path, size - 8192);
+  SqliteStatsStore store(path);
+  EXPECT_FALSE(store.usable());
+  auto w = store.take_warnings();
+  ASSERT_TRUE(has_store_error(w));
+  EXPECT_NE(w[0].find("truncated"), std::string::npos) << w[0];
+  EXPECT_TRUE(store.snapshot(kT, 0.1)->empty());
+}
+
+TEST(SqliteStatsStoreTest, AnAttemptWithoutStatsWritesNothing) {
+  TempDir dir;
+  SqliteStatsStore store(dir.file("stats.db"));
+  store.record(attempt({}));
+  EXPECT_EQ(store.summary().attempts, 0u);
+  EXPECT_EQ(store.summary().queries, 0u);
+}
+
+}  // namespace
+}  // namespace hindsight::stats
