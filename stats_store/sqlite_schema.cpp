@@ -36,13 +36,16 @@ CREATE TABLE signatures(
   first_seen_ms      INTEGER NOT NULL,
   last_seen_ms       INTEGER NOT NULL,
   last_attempt_id    INTEGER NOT NULL,
+  input_count        INTEGER NOT NULL DEFAULT 0,
   UNIQUE (kind, signature)
 );
+CREATE INDEX signatures_without_inputs ON signatures(id) WHERE input_count = 0;
 CREATE TABLE signature_inputs(
   signature_id INTEGER NOT NULL,
   table_name   TEXT NOT NULL,
   PRIMARY KEY (signature_id, table_name)
 ) WITHOUT ROWID;
+CREATE INDEX signature_inputs_by_table ON signature_inputs(table_name);
 CREATE TABLE attempts(
   id          INTEGER PRIMARY KEY,
   query_hash  TEXT NOT NULL,

@@ -66,12 +66,39 @@ bool truncated_by_header(const std::string& path) {
   return size < uint64_t{pages} * page_size;
 }
 
+// The signatures whose input tables are all among ?1 (a JSON array of names), each with its inputs as the
+// latest observation saw them: candidates through the table index (plus those without inputs), minus any
+// with an input outside the list. One statement: the snapshot's one read.
 const std::string kSnapshotSql = fmt::format(
-    "SELECT {}, i.table_name, t.data_version, t.rows FROM signatures s "
+    "WITH wanted(name) AS (SELECT value FROM json_each(?1)), "
+    "candidates(id) AS (SELECT signature_id FROM signature_inputs WHERE table_name IN wanted "
+    "                   UNION SELECT id FROM signatures WHERE input_count = 0) "
+    "SELECT {}, i.table_name, t.data_version, t.rows FROM candidates c JOIN signatures s ON s.id = c.id "
     "LEFT JOIN signature_inputs i ON i.signature_id = s.id "
     "LEFT JOIN attempt_tables t ON t.attempt_id = s.last_attempt_id AND t.table_name = i.table_name "
+    "WHERE NOT EXISTS (SELECT 1 FROM signature_inputs x WHERE x.signature_id = s.id AND x.table_name NOT IN wanted) "
     "ORDER BY s.id",
     store_columns::kAggregate);
+
+std::string json_names(const std::vector<TableVersion>& tables) {
+  std::string out = "[";
+  for (const auto& t : tables) {
+    if (out.size() > 1) out += ',';
+    out += '"';
+    for (unsigned char c : t.name) {
+      if (c == '"' || c == '\\') {
+        out += '\\';
+        out += static_cast<char>(c);
+      } else if (c < 0x20) {
+        out += fmt::format("\\u{:04x}", c);
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+    out += '"';
+  }
+  return out + "]";
+}
 const std::string kFindSql =
     fmt::format("SELECT {} FROM signatures s WHERE s.kind = ?1 AND s.signature = ?2", store_columns::kAggregate);
 
@@ -209,6 +236,7 @@ std::shared_ptr<const StatsSource> SqliteStatsStore::snapshot(const std::vector<
     MemoryStatsSource::Builder builder(tables, max_drift);
     ++reads_;
     auto& st = db_->statement(kSnapshotSql);
+    st.bind(1, json_names(tables));
     SignatureAggregate current;
     int64_t current_id = -1;
     constexpr int kInput = store_columns::kAggregateCount;
@@ -296,12 +324,14 @@ void SqliteStatsStore::record_locked(const AttemptStats& attempt) {
       db_->statement("DELETE FROM observations WHERE signature_id = ?1").bind(1, id).run();
       db_->statement("DELETE FROM signature_inputs WHERE signature_id = ?1").bind(1, id).run();
     }
-    if (a.observations == 1)
+    if (a.observations == 1) {
       for (const auto& name : s.input_tables)
         db_->statement("INSERT OR IGNORE INTO signature_inputs(signature_id, table_name) VALUES (?1, ?2)")
             .bind(1, id)
             .bind(2, name)
             .run();
+      if (restart || !s.input_tables.empty()) store_columns::refresh_input_count(*db_, id);
+    }
     db_->statement(
            "INSERT OR REPLACE INTO observations(signature_id, seq, attempt_id, rows, lower_bound, bytes, peak_memory, "
            "build_rows, build_bytes, cpu_ns, wall_ns, moved_rows, moved_bytes) "

@@ -43,4 +43,11 @@ int64_t write_aggregate(SqliteConnection& db, int64_t id, const SignatureAggrega
   return id != 0 ? id : db.last_insert_id();
 }
 
+void refresh_input_count(SqliteConnection& db, int64_t id) {
+  db.statement("UPDATE signatures SET input_count = (SELECT count(*) FROM signature_inputs WHERE signature_id = ?1) "
+               "WHERE id = ?1")
+      .bind(1, id)
+      .run();
+}
+
 }  // namespace hindsight::stats::store_columns

@@ -48,4 +48,7 @@ inline int64_t read_aggregate(const SqliteStatement& st, SignatureAggregate& a, 
 int64_t write_aggregate(SqliteConnection& db, int64_t id, const SignatureAggregate& a, std::string_view op,
                         std::string_view text, int64_t last_attempt_id);
 
+/// Sets signatures.input_count of row `id` from its signature_inputs rows (after adding some).
+void refresh_input_count(SqliteConnection& db, int64_t id);
+
 }  // namespace hindsight::stats::store_columns

@@ -300,6 +300,7 @@ ImportResult SqliteStatsStore::import_from(const std::string& file) {
             .bind(1, id)
             .bind(2, name)
             .run();
+      if (!m.input_tables().empty()) store_columns::refresh_input_count(*db_, id);
       for (const auto& o : m.history()) {
         db_->statement(
                "INSERT OR REPLACE INTO observations(signature_id, seq, attempt_id, rows, lower_bound, bytes, "

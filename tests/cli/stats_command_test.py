@@ -44,11 +44,12 @@ def fill(path):
         db.execute("INSERT INTO attempt_tables VALUES (?, 't', 'v1', 1000)", (aid,))
     cols = ("id, kind, signature, signature_version, operator, canonical_text, observations, exact_observations, "
             "lower_bound_only, last_rows, sum_rows, min_rows, max_rows, max_lower_bound, last_bytes, last_peak_memory, "
-            "last_build_rows, last_build_bytes, last_cpu_ns, last_wall_ns, first_seen_ms, last_seen_ms, last_attempt_id")
+            "last_build_rows, last_build_bytes, last_cpu_ns, last_wall_ns, first_seen_ms, last_seen_ms, last_attempt_id, "
+            "input_count")
     rows = [
-        (1, "exact", SIG_A, 4, "Filter", "filter(t, a > 5)", 2, 2, 0, 42, 82, 40, 42, 0, 336, 1000, 0, 0, 5, 6, old, now, 2),
-        (2, "exact", SIG_B, 4, "Limit", "limit(t, 3)", 1, 0, 1, 0, 0, 0, 0, 3, 24, 10, 0, 0, 1, 1, now, now, 3),
-        (3, "join_set", SIG_C, 4, "Join", "join{t, u}", 1, 1, 0, 7, 7, 7, 7, 0, 0, 0, 5, 50, 1, 1, old, old, 1),
+        (1, "exact", SIG_A, 4, "Filter", "filter(t, a > 5)", 2, 2, 0, 42, 82, 40, 42, 0, 336, 1000, 0, 0, 5, 6, old, now, 2, 1),
+        (2, "exact", SIG_B, 4, "Limit", "limit(t, 3)", 1, 0, 1, 0, 0, 0, 0, 3, 24, 10, 0, 0, 1, 1, now, now, 3, 1),
+        (3, "join_set", SIG_C, 4, "Join", "join{t, u}", 1, 1, 0, 7, 7, 7, 7, 0, 0, 0, 5, 50, 1, 1, old, old, 1, 1),
     ]
     for r in rows:
         db.execute(f"INSERT INTO signatures({cols}) VALUES ({', '.join('?' * len(r))})", r)

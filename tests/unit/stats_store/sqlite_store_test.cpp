@@ -487,3 +487,36 @@ TEST(SqliteStatsStoreTest, AnAttemptWithoutStatsWritesNothing) {
 
 }  // namespace
 }  // namespace hindsight::stats
+
+namespace hindsight::stats {
+namespace {
+
+// The snapshot's SQL picks candidates by input table: it must agree with the in-memory rule, for
+// computations over no table and for names that need escaping.
+TEST(SqliteStatsStoreTest, SnapshotSelectsByInputTablesLikeTheMemoryScope) {
+  TempDir dir;
+  SqliteStatsStore store(dir.file("stats.db"));
+  MemoryStatsRepository mem;
+  const std::string odd = "we\"ird\\name\x01";
+  const std::vector<TableVersion> tables = {{"t", "v1", 1000}, {"u", "v1", 10}, {odd, "v1", 5}};
+  auto a = attempt({stat(1, 1, {}), stat(2, 2, {odd}), stat(3, 3, {"t", "u"}), stat(4, 4, {"t"})}, tables);
+  store.record(a);
+  mem.record(a);
+  for (const auto& now : std::vector<std::vector<TableVersion>>{
+           {{"t", "v1", 1000}, {odd, "v1", 5}}, {{"u", "v1", 10}, {"t", "v1", 1000}}, {}, tables}) {
+    auto s = store.snapshot(now, 0.1), m = mem.snapshot(now, 0.1);
+    for (uint64_t i = 1; i <= 4; ++i) {
+      SCOPED_TRACE(i);
+      expect_same(s->find(StatsSource::KeyKind::Exact, sig_of(i)), m->find(StatsSource::KeyKind::Exact, sig_of(i)));
+    }
+  }
+  auto s = store.snapshot({{"t", "v1", 1000}, {odd, "v1", 5}}, 0.1);
+  EXPECT_TRUE(s->find(StatsSource::KeyKind::Exact, sig_of(1)));   // no inputs: always usable
+  EXPECT_TRUE(s->find(StatsSource::KeyKind::Exact, sig_of(2)));
+  EXPECT_FALSE(s->find(StatsSource::KeyKind::Exact, sig_of(3)));  // u is not among the tables
+  EXPECT_TRUE(s->find(StatsSource::KeyKind::Exact, sig_of(4)));
+  EXPECT_TRUE(store.take_warnings().empty());
+}
+
+}  // namespace
+}  // namespace hindsight::stats
