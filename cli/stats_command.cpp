@@ -11,6 +11,7 @@
 #include <set>
 
 #include "cli/commands.hpp"
+#include "cli/result_format.hpp"
 #include "stats_store/sqlite_store.hpp"
 #include "stats_store/store_error.hpp"
 
@@ -109,7 +110,7 @@ void print_list(const std::vector<SignatureAggregate>& list, bool as_json) {
   if (as_json) {
     json out = json::array();
     for (const auto& a : list) out.push_back(aggregate_json(a, false));
-    std::cout << json{{"signatures", out}}.dump(2) << "\n";
+    std::cout << json_text(json{{"signatures", out}}, 2) << "\n";
     return;
   }
   fmt::print("{:<8}  {:<32}  {:<12}  {:>6}  {:>12}  {:>12}  {:>12}  {}\n", "KIND", "SIGNATURE", "OPERATOR", "OBS",
@@ -137,7 +138,7 @@ void print_show(const std::vector<stats::SignatureDetail>& details, bool as_json
       j["last_observations"] = obs;
       out.push_back(j);
     }
-    std::cout << json{{"signatures", out}}.dump(2) << "\n";
+    std::cout << json_text(json{{"signatures", out}}, 2) << "\n";
     return;
   }
   bool first = true;
@@ -187,7 +188,7 @@ void print_show(const std::vector<stats::SignatureDetail>& details, bool as_json
 
 void print_summary(const stats::StoreSummary& s, bool as_json) {
   if (as_json) {
-    std::cout << json{{"path", s.path},
+    std::cout << json_text(json{{"path", s.path},
                       {"schema_version", s.schema_version},
                       {"file_bytes", s.file_bytes},
                       {"signatures", s.signatures},
@@ -197,8 +198,7 @@ void print_summary(const stats::StoreSummary& s, bool as_json) {
                       {"attempts", s.attempts},
                       {"queries", s.queries},
                       {"oldest_ms", s.oldest_ms},
-                      {"newest_ms", s.newest_ms}}
-                     .dump(2)
+                      {"newest_ms", s.newest_ms}}, 2)
               << "\n";
     return;
   }
@@ -234,7 +234,7 @@ int run_stats(Verb verb, const StatsFlags& f) {
   const std::string path = store_path(f);
   auto fail = [&](const std::string& message) {
     fmt::print(stderr, "{}\n", message);
-    if (as_json) std::cout << json{{"error", {{"code", "STORE_ERROR"}, {"message", message}}}}.dump(2) << "\n";
+    if (as_json) std::cout << json_text(json{{"error", {{"code", "STORE_ERROR"}, {"message", message}}}}, 2) << "\n";
     return 1;
   };
   const bool writes = verb == Verb::Gc || verb == Verb::Import || verb == Verb::Clear;
@@ -258,24 +258,23 @@ int run_stats(Verb verb, const StatsFlags& f) {
       case Verb::Summary: print_summary(store.summary(), as_json); break;
       case Verb::Gc: {
         const auto removed = store.gc(*older_than);
-        if (as_json) std::cout << json{{"removed_signatures", removed}}.dump(2) << "\n";
+        if (as_json) std::cout << json_text(json{{"removed_signatures", removed}}, 2) << "\n";
         else fmt::print("removed {} signatures not observed for {}\n", removed, f.older_than);
         break;
       }
       case Verb::Export: {
         store.export_to(f.arg);
         const auto s = store.summary();
-        if (as_json) std::cout << json{{"file", f.arg}, {"signatures", s.signatures}}.dump(2) << "\n";
+        if (as_json) std::cout << json_text(json{{"file", f.arg}, {"signatures", s.signatures}}, 2) << "\n";
         else fmt::print("exported {} signatures to {}\n", s.signatures, f.arg);
         break;
       }
       case Verb::Import: {
         const auto r = store.import_from(f.arg);
         if (as_json)
-          std::cout << json{{"file", f.arg}, {"signatures_added", r.signatures_added},
+          std::cout << json_text(json{{"file", f.arg}, {"signatures_added", r.signatures_added},
                             {"signatures_merged", r.signatures_merged}, {"attempts", r.attempts},
-                            {"queries", r.queries}}
-                           .dump(2)
+                            {"queries", r.queries}}, 2)
                     << "\n";
         else
           fmt::print("imported {}: {} signatures added, {} merged, {} attempts, {} queries\n", f.arg,
@@ -284,7 +283,7 @@ int run_stats(Verb verb, const StatsFlags& f) {
       }
       case Verb::Clear: {
         store.clear();
-        if (as_json) std::cout << json{{"cleared", true}}.dump(2) << "\n";
+        if (as_json) std::cout << json_text(json{{"cleared", true}}, 2) << "\n";
         else fmt::print("cleared {}\n", path);
         break;
       }

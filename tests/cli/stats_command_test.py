@@ -97,6 +97,17 @@ def main():
         check([o["seq"] for o in shown["last_observations"]] == [2, 1], "observations newest first")
         check(shown["last_observations"][0]["query_text"] == "SELECT count(*) FROM t WHERE a > 5", "query text")
         check(shown["inputs"] == [{"table": "t", "data_version": "v1", "rows": 1000}], f"inputs: {shown['inputs']}")
+        # Canonical texts carry SQL literals: bytes that are not UTF-8 must not break the JSON writer.
+        db = sqlite3.connect(store)
+        db.execute("UPDATE signatures SET canonical_text = CAST(x'66696c74657228ff2900' AS TEXT) WHERE id = 3")
+        db.commit()
+        db.close()
+        rc, out, err = run(b, "stats", "list", "--store", store, "--format", "json")
+        check(rc == 0 and len(json.loads(out)["signatures"]) == 3, f"json with non-UTF-8 text: {rc} {err}")
+        db = sqlite3.connect(store)
+        db.execute("UPDATE signatures SET canonical_text = 'join{t, u}' WHERE id = 3")
+        db.commit()
+        db.close()
         rc, out, _ = run(b, "stats", "show", SIG_A, "--store", store)
         check(rc == 0 and "filter(t, a > 5)" in out and "SELECT count(*) FROM t WHERE a > 5" in out, f"show text: {out}")
 
