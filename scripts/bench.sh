@@ -34,7 +34,7 @@ echo
 python3 "$ROOT/bench/memory_bound.py" --bin "$BIN" --data "$DATA" --timeout "${TIMEOUT:-300}" || echo "bench: memory bound exceeded"
 
 # Micro benchmarks (Google Benchmark): signatures, union-find, join enumeration, planning with
-# and without the plan mapper.
+# and without the plan mapper, the stats store (look-ups, recording, reads per snapshot, size on disk).
 if [ -x "$BUILD/hindsight_bench" ]; then
   echo
   echo "== micro benchmarks"

@@ -60,6 +60,10 @@ set_tests_properties(cli_csv_round_trip PROPERTIES TIMEOUT 300)
 add_test(NAME cli_interrupted_cache_write
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/interrupted_cache_write.py --bin $<TARGET_FILE:hindsight>)
 set_tests_properties(cli_interrupted_cache_write PROPERTIES TIMEOUT 600)
+# `hindsight stats` on a store the script fills through the documented schema (no query needed).
+add_test(NAME cli_stats_command
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/stats_command_test.py --bin $<TARGET_FILE:hindsight>)
+set_tests_properties(cli_stats_command PROPERTIES TIMEOUT 120)
 # The CLI on hostile input (bad encodings, NUL, unbounded or missing statement files, giant identifiers): a typed
 # error with exit code 1 and, with --format json, a JSON object on stdout.
 add_test(NAME cli_robustness

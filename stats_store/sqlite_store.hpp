@@ -1,0 +1,147 @@
+#pragma once
+// The persistent stats scope (DESIGN.md section 5): a SQLite file that remembers observations between
+// processes. Schema, migrations, CLI contract: docs/stats-store.md.
+//
+// Concurrency: any number of processes may read and write one file at once (WAL; writers take the write
+// lock up front with BEGIN IMMEDIATE, wait up to the busy timeout, and retry). Robustness: a file that
+// cannot be used (corrupt, truncated, not ours, unwritable) never fails a query: snapshot() then answers
+// nothing, record() does nothing, and take_warnings() says why ("STORE_ERROR: ..."). A read-only file
+// (or one of a newer schema) is read, never written.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "stats_store/runtime_stats.hpp"
+#include "stats_store/signature_aggregate.hpp"
+
+namespace hindsight::stats {
+
+class SqliteConnection;
+
+/// One observation in a signature's history, with the attempt and query it came from.
+struct StoredObservation {
+  uint64_t seq = 0;  ///< 1 = the signature's first observation
+  double rows = 0;
+  bool lower_bound = false;
+  uint64_t bytes = 0;
+  int64_t peak_memory = 0;
+  uint64_t build_rows = 0;
+  uint64_t build_bytes = 0;
+  uint64_t cpu_ns = 0;
+  uint64_t wall_ns = 0;
+  uint64_t moved_rows = 0;
+  uint64_t moved_bytes = 0;
+  int64_t attempt_id = 0;  ///< the store's attempt row
+  int64_t started_ms = 0;
+  int attempt = 1;
+  bool succeeded = true;
+  std::string plan_hash;
+  std::string query_hash;
+  std::string query_text;
+};
+
+struct SignatureDetail {
+  SignatureAggregate aggregate;
+  std::vector<StoredObservation> observations;  ///< newest first
+};
+
+struct StoreSummary {
+  std::string path;
+  int schema_version = 0;
+  bool read_only = false;
+  uint64_t file_bytes = 0;  ///< the database file plus its WAL
+  std::map<std::string, uint64_t> signatures_by_kind;  ///< "exact" | "join_set" | "template"
+  uint64_t signatures = 0;
+  uint64_t lower_bound_only = 0;
+  uint64_t observations = 0;  ///< kept in history
+  uint64_t attempts = 0;
+  uint64_t queries = 0;
+  int64_t oldest_ms = 0;  ///< first_seen of the oldest signature (0 when empty)
+  int64_t newest_ms = 0;  ///< last_seen of the newest
+};
+
+struct ImportResult {
+  uint64_t signatures_added = 0;
+  uint64_t signatures_merged = 0;
+  uint64_t attempts = 0;
+  uint64_t queries = 0;
+};
+
+enum class ListOrder { Observations, Rows, Recent };
+
+class SqliteStatsStore final : public StatsRepository {
+ public:
+  static constexpr int kSchemaVersion = 1;
+  struct Options {
+    bool read_only = false;       ///< never write (inspection)
+    int busy_timeout_ms = 10000;  ///< how long a writer waits for another process's transaction
+    uint32_t history = 32;        ///< observations kept per signature
+  };
+
+  /// Opens or creates the store at `path` (creating parent folders). Never throws: a file that cannot be
+  /// used leaves the store unusable with a warning.
+  explicit SqliteStatsStore(std::string path);
+  SqliteStatsStore(std::string path, Options options);
+  ~SqliteStatsStore() override;
+
+  std::shared_ptr<const StatsSource> snapshot(const std::vector<TableVersion>& tables, double max_drift) override;
+  void record(const AttemptStats& attempt) override;
+  std::vector<std::string> take_warnings() override;
+
+  const std::string& path() const { return path_; }
+  bool usable() const { return db_ != nullptr; }
+  bool writable() const { return db_ != nullptr && !read_only_; }
+  /// Store reads made by snapshot(): one statement each (tests and the benchmark check it).
+  uint64_t reads() const { return reads_.load(std::memory_order_relaxed); }
+
+  // Maintenance (`hindsight stats`): throw StoreError, the unusable store's reason included.
+  std::vector<SignatureAggregate> list(ListOrder order, size_t limit);
+  /// Every kind stored under the signature; `hex` is 32 hex digits or a unique-enough prefix (>= 4).
+  std::vector<SignatureDetail> show(const std::string& hex, size_t max_observations = 32);
+  StoreSummary summary();
+  /// Removes signatures not observed for `older_than_ms` (and history, attempts, queries no longer
+  /// referenced). Returns the signatures removed.
+  uint64_t gc(int64_t older_than_ms);
+  void clear();
+  /// Writes the whole store as a StatsExport message (stats.proto) to `file` (atomically: temp + rename).
+  void export_to(const std::string& file);
+  /// Merges a StatsExport file in one transaction: a bad file changes nothing.
+  ImportResult import_from(const std::string& file);
+
+ private:
+  void open();
+  void create_or_migrate();
+  void require_usable(bool write) const;
+  void warn(std::string message);
+  void fail(const std::string& during, const std::exception& e);  // warning; unusable on corruption
+  /// BEGIN IMMEDIATE, body, COMMIT; rolls back on failure and retries while another writer is busy.
+  void write_transaction(const std::function<void()>& body);
+  void record_locked(const AttemptStats& attempt);
+  std::vector<SignatureAggregate> all_aggregates(std::vector<int64_t>* ids, std::vector<int64_t>* last_attempts);
+
+  std::string path_;
+  Options options_;
+  std::unique_ptr<SqliteConnection> db_;
+  bool read_only_ = false;
+  int schema_version_ = 0;
+  std::string unusable_reason_;
+  std::atomic<uint64_t> reads_{0};
+  std::mutex mu_;
+  std::vector<std::string> warnings_;
+  std::set<std::string> warned_;
+};
+
+/// The persistent scope for a query, as the session opens it: the SQLite store at `path` (its warnings come
+/// through take_warnings(); a read-only store answers and does not record), or, when that file cannot be
+/// created or used at all (corrupt, not ours, unwritable folder), a MemoryStatsRepository bounded to
+/// kProcessScopeCapacity (nothing persists), with the reasons appended to `warnings`.
+std::unique_ptr<StatsRepository> open_stats_store(const std::string& path, std::vector<std::string>& warnings);
+
+}  // namespace hindsight::stats
