@@ -15,6 +15,7 @@
 #include "planner/common/text.hpp"
 #include "planner/session/explain.hpp"
 #include "planner/session/plan_mapping.hpp"
+#include "stats_store/sqlite_store.hpp"
 
 namespace hindsight::cli {
 
@@ -105,6 +106,9 @@ int run(QueryOptions& o, Command command) {
     Database db(o.data);
     for (const auto& w : db.catalog().warnings) std::cerr << "warning: " << w << "\n";
     Session session(db);
+    // The persistent stats scope: opened when the first statement that uses it runs.
+    const std::string store = o.store.empty() ? (std::filesystem::path(o.data) / ".hindsight" / "stats.db").string() : o.store;
+    session.set_persistent_stats([store](std::vector<std::string>& warnings) { return stats::open_stats_store(store, warnings); });
     for (auto& kv : o.sets) {
       auto eq = kv.find('=');
       if (eq == std::string::npos) {
@@ -114,6 +118,7 @@ int run(QueryOptions& o, Command command) {
       apply_setting(session.settings(), kv.substr(0, eq), kv.substr(eq + 1));
     }
     StatementResult r = session.run_script(sql, explain, o.analyze);
+    for (const auto& w : r.warnings) std::cerr << "warning: " << w << "\n";
     if (r.is_explain && r.compiled) {
       const ExecutedQuery* run = r.analyze ? &r.executed : nullptr;
       auto mapping = map_query(*r.compiled, run, session.settings());
@@ -122,9 +127,14 @@ int run(QueryOptions& o, Command command) {
         else if (o.format == "dot") std::cout << mapper::to_dot(mapping->mapper);
         else std::cout << mapper::to_text(mapping->mapper, !o.all_groups);
       } else if (json) {
-        std::cout << json_text(explain_json(*r.compiled, run, mapping.get()), 2) << "\n";
+        nlohmann::json j = explain_json(*r.compiled, run, mapping.get());
+        if (r.oracle)
+          j["oracle"] = {{"subplans", r.oracle->subplans}, {"skipped", r.oracle->skipped},
+                         {"cap", r.oracle->cap}, {"elapsed_ms", r.oracle->elapsed_ms}};
+        std::cout << json_text(j, 2) << "\n";
       } else {
         std::cout << explain_text(*r.compiled, run, mapping.get());
+        if (r.oracle) std::cout << r.oracle->describe() << "\n";
       }
       if (r.error) std::cerr << r.error->format() << "\n";
       return r.error ? 1 : 0;

@@ -138,9 +138,12 @@ nlohmann::json format_json(const StatementResult& r, bool with_rows) {
                              {"status", a.error ? "failed" : "ok"},
                              {"error", a.error ? error_json(*a.error) : nlohmann::json(nullptr)},
                              {"elapsed_ms", a.elapsed_ms},
+                             {"plan_ms", a.plan_ms},
+                             {"stats_ms", a.stats_ms},
                              {"plan_hash", a.plan_hash.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.plan_hash)},
                              {"reexec_reason", a.reexec_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.reexec_reason)}});
   }
+  j["warnings"] = r.warnings;
   if (r.error) j["error"] = error_json(*r.error);
   return j;
 }

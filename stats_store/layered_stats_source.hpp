@@ -25,6 +25,17 @@ class LayeredStatsSource final : public StatsSource {
     }
     return bound;
   }
+  /// The same rule over the layers' own look-ups (which name their sources: an oracle says `oracle`).
+  std::optional<RowEstimate> lookup(const SignatureKeys& keys) const override {
+    std::optional<RowEstimate> bound;
+    for (const auto& layer : layers_) {
+      auto e = layer->lookup(keys);
+      if (!e) continue;
+      if (!e->observed.lower_bound) return e;
+      if (!bound || e->observed.rows > bound->observed.rows) bound = e;
+    }
+    return bound;
+  }
   bool empty() const override { return layers_.empty(); }
 
  private:

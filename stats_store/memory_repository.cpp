@@ -24,7 +24,7 @@ void MemoryStatsRepository::record(const AttemptStats& attempt) {
     } else if (it->second != lru_.begin()) {
       lru_.splice(lru_.begin(), lru_, it->second);
     }
-    it->second->fold(s, s.lower_bound || !attempt.succeeded, seen_ms,
+    it->second->fold(s, s.lower_bound, seen_ms,
                      input_versions(s.input_tables, attempt.tables));
   }
   while (capacity_ > 0 && lru_.size() > capacity_) {

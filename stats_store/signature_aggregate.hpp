@@ -45,7 +45,7 @@ struct SignatureAggregate {
   bool lower_bound_only() const { return exact_observations == 0; }
   double mean_rows() const { return exact_observations ? sum_rows / static_cast<double>(exact_observations) : 0; }
 
-  /// Folds one observation in (`lower_bound` already includes a failed attempt). A lower bound never lowers
+  /// Folds one observation in (`lower_bound`: the operator was cut short; in a failed attempt, what finished is exact). A lower bound never lowers
   /// or replaces an exact count; the first exact observation ends lower-bound-only state. An observation of
   /// another signature version starts the aggregate afresh (the old figures describe another encoding).
   void fold(const RuntimeStats& s, bool lower_bound, int64_t seen_ms, std::vector<TableVersion> inputs_now);

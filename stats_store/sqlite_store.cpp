@@ -316,8 +316,7 @@ void SqliteStatsStore::record_locked(const AttemptStats& attempt) {
       find.reset();
     }
     const bool restart = id != 0 && a.signature_version != s.signature_version;
-    const bool lower_bound = s.lower_bound || !attempt.succeeded;
-    a.fold(s, lower_bound, seen, {});
+    a.fold(s, s.lower_bound, seen, {});
     id = store_columns::write_aggregate(*db_, id, a, s.operator_name, s.canonical_text, attempt_id);
     if (restart) {
       // Figures of another signature encoding: its history and inputs go with it.
@@ -340,7 +339,7 @@ void SqliteStatsStore::record_locked(const AttemptStats& attempt) {
         .bind(2, static_cast<int64_t>(a.observations))
         .bind(3, attempt_id)
         .bind(4, s.rows)
-        .bind(5, int64_t{lower_bound})
+        .bind(5, int64_t{s.lower_bound})
         .bind(6, static_cast<int64_t>(s.bytes))
         .bind(7, s.peak_memory)
         .bind(8, static_cast<int64_t>(s.build_rows))

@@ -59,8 +59,9 @@ class StatsSource {
   /// True when find() can never answer: lets the planner skip computing signatures.
   virtual bool empty() const { return false; }
 
-  /// The lookup order every consumer uses: exact signature, then join-set, then template.
-  std::optional<RowEstimate> lookup(const SignatureKeys& keys) const;
+  /// The lookup order every consumer uses: exact signature, then join-set, then template. A source
+  /// whose answers are not observations (the oracle) says so by overriding it.
+  virtual std::optional<RowEstimate> lookup(const SignatureKeys& keys) const;
 };
 
 /// Knows nothing: every estimate comes from the model.

@@ -129,6 +129,14 @@ size_t ExecutedQuery::row_count() const {
 }
 
 ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings, QueryLimits* limits) {
+  std::vector<const PhysicalOperator*> ctes;
+  for (auto& c : cq.ctes) ctes.push_back(c.physical.get());
+  return execute_plan(*cq.physical, cq.ctx, ctes, cq.outputs, settings, limits);
+}
+
+ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan_ctx,
+                           const std::vector<const PhysicalOperator*>& ctes, const std::vector<ColumnId>& outputs,
+                           const Settings& settings, QueryLimits* limits) {
   ExecutedQuery out;
   std::optional<QueryLimits> own;
   if (!limits) limits = &own.emplace(settings);
@@ -140,9 +148,7 @@ ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings, Q
   ctx.deadline = limits->deadline();
   FragmentScheduler scheduler(&ctx);
   try {
-    std::vector<const PhysicalOperator*> ctes;
-    for (auto& c : cq.ctes) ctes.push_back(c.physical.get());
-    out.exec = build_exec_plan(*cq.physical, cq.ctx, &ctx, ctes);
+    out.exec = build_exec_plan(root, plan_ctx, &ctx, ctes);
     out.batches = scheduler.run(out.exec->fragments, out.exec->root_fragment);
   } catch (const Error& e) {
     out.error = e;
@@ -152,7 +158,7 @@ ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings, Q
     out.error = Error(ErrorCode::INTERNAL, e.what());
   }
   out.elapsed_ms = ms_since(t0);
-  for (ColumnId c : cq.outputs) out.types.push_back(cq.ctx.column(c).type);
+  for (ColumnId c : outputs) out.types.push_back(plan_ctx.column(c).type);
   scheduler.visit_operators([&](const ExecOperator& op) {
     if (op.exec_id < 0) return;
     auto it = out.stats.find(op.exec_id);

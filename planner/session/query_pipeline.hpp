@@ -85,6 +85,13 @@ struct ExecutedQuery {
 /// statement, already charged with the tables it loaded) or, if nullptr, under fresh limits of `settings`.
 ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings, QueryLimits* limits = nullptr);
 
+/// Runs a physical plan over `ctx`'s columns (`ctes[i]`: the plan of materialized CTE i; `outputs`:
+/// the result's columns): what execute_query does for a compiled query, for plans made elsewhere
+/// (the oracle's counting sub-plans).
+ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& ctx,
+                           const std::vector<const PhysicalOperator*>& ctes, const std::vector<ColumnId>& outputs,
+                           const Settings& settings, QueryLimits* limits);
+
 /// What a physical node produced during a run: its output exec operator's rows (for an exchange,
 /// the rows that entered it; for a replicated stream, one worker's copy), and whether it ran to
 /// exhaustion (else `rows` is a lower bound). The one definition of a node's observed rows:

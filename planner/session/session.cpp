@@ -8,7 +8,11 @@
 #include "planner/common/text.hpp"
 #include "planner/optimizer/stats/table_statistics_store.hpp"
 #include "planner/session/explain.hpp"
+#include "planner/session/plan_mapping.hpp"
+#include "planner/session/stats_collection.hpp"
 #include "planner/sql/parser.hpp"
+#include "stats_store/layered_stats_source.hpp"
+#include "stats_store/memory_repository.hpp"
 
 namespace hindsight {
 
@@ -21,7 +25,35 @@ Error with_excerpt(const Error& e, const std::string& sql) {
   return e;
 }
 
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
 }  // namespace
+
+Session::Session(Database& db)
+    : db_(db), process_(std::make_unique<stats::MemoryStatsRepository>(kProcessScopeCapacity)) {}
+Session::~Session() = default;
+
+stats::StatsRepository* Session::persistent_stats(std::vector<std::string>& warnings) {
+  if (!persistent_opened_) {
+    persistent_opened_ = true;
+    if (open_persistent_) persistent_ = open_persistent_(warnings);
+  }
+  return persistent_.get();
+}
+
+std::vector<stats::StatsRepository*> Session::scopes(stats::StatsRepository& query, std::vector<std::string>& warnings) {
+  using Scope = Settings::StatsScope;
+  std::vector<stats::StatsRepository*> out;
+  if (settings_.stats_scope == Scope::Off) return out;
+  out.push_back(&query);
+  if (settings_.stats_scope == Scope::Query) return out;
+  out.push_back(process_.get());
+  if (settings_.stats_scope == Scope::Process) return out;
+  if (auto* p = persistent_stats(warnings)) out.push_back(p);
+  return out;
+}
 
 StatementResult Session::run_analyze(const sql::AnalyzeStatement& stmt, const std::string& sql) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -99,9 +131,14 @@ StatementResult Session::run_script(const std::string& sql, bool explain, bool a
         }
         continue;
       }
+      // The result is the last statement's; the stats scopes' warnings are the whole script's.
+      std::vector<std::string> warnings = std::move(result.warnings);
       result = StatementResult{};
+      result.warnings = std::move(warnings);
       if (stmt->is<sql::AnalyzeStatement>()) {
+        warnings = std::move(result.warnings);
         result = run_analyze(stmt->as<sql::AnalyzeStatement>(), sql);
+        result.warnings = std::move(warnings);
         continue;
       }
       const sql::Query* q;
@@ -117,15 +154,57 @@ StatementResult Session::run_script(const std::string& sql, bool explain, bool a
       // Positions in errors refer to the whole script text. The statement's limits cover the tables
       // it loads while compiling as well as its execution.
       QueryLimits limits(settings_);
-      result.compiled = compile_query(db_, *q, sql, settings_, true, nullptr, &limits);
+      // The stats scopes this statement reads and feeds: the planner asks them (one read each, for
+      // the tables the statement reads) and the attempt's observations go to all of them.
+      stats::MemoryStatsRepository query_scope;
+      const std::vector<stats::StatsRepository*> stats_scopes = scopes(query_scope, result.warnings);
+      std::shared_ptr<const stats::StatsSource> oracle;  // answers before every scope
+      double stats_ms = 0;
+      StatsProvider provider;
+      if (!stats_scopes.empty())
+        provider = [&](const std::vector<stats::TableVersion>& tables) -> std::shared_ptr<const stats::StatsSource> {
+          const auto t0 = std::chrono::steady_clock::now();
+          auto layered = std::make_shared<stats::LayeredStatsSource>();
+          layered->add(oracle);
+          for (auto* scope : stats_scopes) layered->add(scope->snapshot(tables, settings_.stats_max_drift));
+          stats_ms += ms_since(t0);
+          return layered;
+        };
+      auto take_warnings = [&] {
+        for (auto* scope : stats_scopes)
+          for (auto& w : scope->take_warnings()) result.warnings.push_back(std::move(w));
+      };
+      result.compiled = compile_query(db_, *q, sql, settings_, true, provider, &limits);
+      take_warnings();
+      if (settings_.cardinality == "oracle") {
+        // Count what the optimizer will price, over the plan just made, then plan again knowing it.
+        OracleReport report;
+        oracle = oracle_cardinalities(db_, *result.compiled, settings_, &limits, report);
+        if (!provider)
+          provider = [&](const std::vector<stats::TableVersion>&) { return oracle; };
+        result.compiled = compile_query(db_, *q, sql, settings_, true, provider, &limits);
+        if (report.capped()) result.warnings.push_back(report.describe());
+        result.oracle = report;
+      }
       if (result.is_explain && !result.analyze) continue;
       result.executed = execute_query(*result.compiled, settings_, &limits);
+      if (!stats_scopes.empty() && result.executed.exec) {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto mapping = map_query(*result.compiled, &result.executed, settings_, /*detailed_labels=*/false);
+        stats::AttemptStats observed = collect_attempt_stats(*result.compiled, result.executed, *mapping, 1);
+        for (auto* scope : stats_scopes) scope->record(observed);
+        take_warnings();
+        result.observed.push_back(std::move(observed));
+        stats_ms += ms_since(t0);
+      }
       if (result.executed.error) result.executed.error = with_excerpt(*result.executed.error, sql);
       Attempt a;
       a.number = 1;
       a.error = result.executed.error;
       a.elapsed_ms = result.executed.elapsed_ms;
       a.plan_hash = plan_hash(*result.compiled);
+      a.plan_ms = result.compiled->plan_ms;
+      a.stats_ms = stats_ms;
       result.attempts.push_back(a);
       if (result.executed.error) {
         result.error = result.executed.error;

@@ -1,10 +1,13 @@
 #pragma once
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "planner/session/oracle.hpp"
 #include "planner/session/query_pipeline.hpp"
+#include "stats_store/runtime_stats.hpp"
 
 namespace hindsight {
 
@@ -15,6 +18,10 @@ struct Attempt {
   double elapsed_ms = 0;
   std::string plan_hash;      ///< empty when the query did not get as far as a plan
   std::string reexec_reason;  ///< why this attempt was made (empty for the first)
+  double plan_ms = 0;         ///< compiling (table loads included)
+  /// Time the stats scopes took: reading them before planning, and mapping, collecting and
+  /// recording what the attempt observed after it ran (part of neither plan_ms nor elapsed_ms).
+  double stats_ms = 0;
 };
 
 /// The outcome of the last non-SET statement of a script.
@@ -28,16 +35,39 @@ struct StatementResult {
   ExecutedQuery executed;                   ///< empty unless the query ran
   std::vector<Attempt> attempts;
   std::optional<Error> error;  ///< the error that ended the statement, if any
+  /// What the statement's attempts observed (empty with stats_scope = off or when nothing ran).
+  std::vector<stats::AttemptStats> observed;
+  /// With cardinality = oracle: what the oracle computed before the statement was planned.
+  std::optional<OracleReport> oracle;
+  /// Warnings of the stats scopes (a store that could not be opened, read or written), each once.
+  std::vector<std::string> warnings;
   bool ok() const { return !error; }
 };
 
 /// Runs SQL scripts against one database with session settings. SET statements change the
 /// settings; ANALYZE [table] recomputes and persists table statistics (see table_statistics_store.hpp);
 /// every other statement is compiled and (unless a plain EXPLAIN) executed.
+///
+/// Observed statistics (settings().stats_scope): every statement that runs records what its
+/// operators did, per signature, into the query scope (that statement's attempts), the process
+/// scope (this session's bounded in-memory repository) and the persistent scope (a repository the
+/// owner opens, e.g. the SQLite store); every statement is planned with what the scopes it may use
+/// know, read once per statement for the tables it reads.
 class Session {
  public:
-  explicit Session(Database& db) : db_(db) {}
+  explicit Session(Database& db);
+  ~Session();
   Settings& settings() { return settings_; }
+
+  /// How to open the persistent scope, called on the first statement that uses it (a session that
+  /// never does never opens it); what it appends to `warnings` goes to that statement's result.
+  /// Without it, or when it returns null, the persistent scope is the process scope.
+  using RepositoryOpener = std::function<std::unique_ptr<stats::StatsRepository>(std::vector<std::string>& warnings)>;
+  void set_persistent_stats(RepositoryOpener open) { open_persistent_ = std::move(open); }
+  /// The process scope: shared by every statement of this session.
+  stats::StatsRepository& process_stats() { return *process_; }
+  /// Signatures the process scope keeps (least recently observed evicted first).
+  static constexpr size_t kProcessScopeCapacity = 100000;
 
   /// Runs each statement in order; returns the result of the last non-SET statement (an error
   /// ends the script there). `explain`: treat queries as EXPLAIN (with `analyze`: EXPLAIN ANALYZE).
@@ -47,8 +77,17 @@ class Session {
   /// Analyzes the table named by `stmt` (every catalog table if none) again and persists the statistics.
   StatementResult run_analyze(const sql::AnalyzeStatement& stmt, const std::string& sql);
 
+  /// The persistent scope, opened on first use (null without an opener or when it failed).
+  stats::StatsRepository* persistent_stats(std::vector<std::string>& warnings);
+  /// The scopes a statement uses under settings().stats_scope, innermost first (`query` included).
+  std::vector<stats::StatsRepository*> scopes(stats::StatsRepository& query, std::vector<std::string>& warnings);
+
   Database& db_;
   Settings settings_;
+  std::unique_ptr<stats::StatsRepository> process_;
+  RepositoryOpener open_persistent_;
+  std::unique_ptr<stats::StatsRepository> persistent_;
+  bool persistent_opened_ = false;
 };
 
 }  // namespace hindsight

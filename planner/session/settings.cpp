@@ -22,7 +22,7 @@ int Settings::effective_workers() const {
 
 std::vector<std::string> setting_names() {
   return {"workers", "memory_limit", "disabled_rules", "cte_materialization", "timeout", "mapper_strict", "optimizer",
-          "stats_scope", "stats_max_drift"};
+          "stats_scope", "stats_max_drift", "cardinality", "oracle_max_subplans"};
 }
 
 namespace {
@@ -117,6 +117,22 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
     else if (v == "process") s.stats_scope = Settings::StatsScope::Process;
     else if (v == "persistent") s.stats_scope = Settings::StatsScope::Persistent;
     else bad("off, query (this statement's attempts), process (this process) or persistent (the stats store)");
+  } else if (name == "cardinality") {
+    std::string v = lower(value);
+    if (v != "model" && v != "oracle")
+      bad("model (the cardinality model and observed statistics) or oracle (true counts, by counting sub-plans)");
+    s.cardinality = v;
+  } else if (name == "oracle_max_subplans") {
+    try {
+      size_t used;
+      long long v = std::stoll(value, &used);
+      if (used != value.size() || v < 0 || v > 1000000) bad("an integer from 0 to 1000000");
+      s.oracle_max_subplans = v;
+    } catch (const Error&) {
+      throw;
+    } catch (...) {
+      bad("an integer from 0 to 1000000");
+    }
   } else if (name == "stats_max_drift") {
     std::string v = value;
     double mult = 1;

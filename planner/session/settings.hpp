@@ -26,6 +26,12 @@ struct Settings {
   /// An observation is not used when an input table changed (another data version) and its row count
   /// drifted by more than this fraction from the count it was observed with.
   double stats_max_drift = 0.1;
+  /// model: estimates from the cardinality model and the stats scopes. oracle: the true
+  /// cardinality of every filtered scan and connected sub-join the optimizer prices, computed by
+  /// counting sub-plans before planning (at most oracle_max_subplans of them): the best plan
+  /// Hindsight can find with perfect knowledge.
+  std::string cardinality = "model";
+  int64_t oracle_max_subplans = 500;
 
   int effective_workers() const;
 };

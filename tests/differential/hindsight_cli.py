@@ -93,10 +93,12 @@ def _final_error(obj: dict) -> dict:
 
 def run_hindsight_query(binary: str, data_dir: str, *, sql: Optional[str] = None,
                         file: Optional[str] = None, sets: Sequence[str] = (),
-                        timeout: float = 300.0, verb: str = "query") -> HindsightResult:
+                        timeout: float = 300.0, verb: str = "query",
+                        extra: Sequence[str] = ()) -> HindsightResult:
     """Run `hindsight query --format json` and check its output against DESIGN.md section 8."""
     tmp = sql_file_if_needed(sql) if file is None else None
-    cmd = hindsight_command(binary, verb, data_dir, sets, sql=None if tmp else sql, file=tmp or file)
+    cmd = hindsight_command(binary, verb, data_dir, sets, sql=None if tmp else sql, file=tmp or file,
+                            extra=extra)
     t0 = time.perf_counter()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)

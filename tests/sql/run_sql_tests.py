@@ -25,11 +25,26 @@ File format. Records are separated by blank lines; lines starting with '#' are c
     ----
     expected rows                  one row per line, values separated by a TAB
 
-    plan logical|physical          EXPLAIN output, rendered from `explain --format json` as one
-    SQL                            line per operator: indentation (2 spaces per level), operator,
-    ----                           then details as key=value sorted by key (ids, signatures,
-    expected plan                  groups and estimates are left out); trailing whitespace ignored.
+    plan logical|physical [estimates] [analyze]
+    SQL                            EXPLAIN output, rendered from `explain --format json` as one
+    ----                           line per operator: indentation (2 spaces per level), operator,
+    expected plan                  then details as key=value sorted by key (ids, signatures and
+                                   groups are left out); trailing whitespace ignored. `estimates`
+                                   appends each operator's estimated rows and their source
+                                   (`est=N from=model|runtime|join_set|template|oracle`);
+                                   `analyze` runs it (explain --analyze) and appends the actual rows
+                                   and q-error of each physical operator (`actual=N q=F`).
                                    `--rewrite` regenerates these blocks in place.
+
+    groups [analyze]               The equivalence groups of the query with two members or more
+    SQL                            (`groups --format json`), one line per group: its members as
+    ----                           `kind:label` in member order, labels without `#id` and
+    expected groups                signatures as `signature`; then `refused: ...` lines. With
+                                   `analyze` the query runs and groups show their stats records.
+
+Every file runs with a stats store of its own (`--store`, a fresh file per run of the file), so
+what a record's estimates learned from the observations of the records before it in the same file
+is deterministic.
 
     set k=v                        --set k=v for the following records of the file (one or more
                                    lines); `reset k` drops one setting, `reset` all of them
@@ -54,7 +69,9 @@ import concurrent.futures
 import json
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -79,7 +96,7 @@ TYPE_LETTERS = {
 
 @dataclass
 class Record:
-    kind: str  # statement_ok | statement_error | query | plan | set | reset
+    kind: str  # statement_ok | statement_error | query | plan | groups | set | reset
     line: int  # 1-based line of the record header
     header: list[str]
     sql: str = ""
@@ -93,6 +110,8 @@ class Record:
     rowsort: bool = False
     oracle: Optional[str] = None
     plan_kind: str = ""
+    estimates: bool = False
+    analyze: bool = False
     settings: list[str] = field(default_factory=list)
 
 
@@ -174,11 +193,20 @@ def parse_record(path: str, start: int, block: list[str]) -> Record:
         if sep < 0 and rec.oracle is None:
             raise FormatError(f"{where}: a query record needs a ---- block (or oracle=sqlite)")
     elif kind == "plan":
-        if len(header) != 2 or header[1] not in ("logical", "physical"):
-            raise FormatError(f"{where}: expected `plan logical` or `plan physical`")
+        if len(header) < 2 or header[1] not in ("logical", "physical") or \
+                any(o not in ("estimates", "analyze") for o in header[2:]):
+            raise FormatError(f"{where}: expected `plan logical|physical [estimates] [analyze]`")
         rec.plan_kind = header[1]
+        rec.estimates = "estimates" in header[2:]
+        rec.analyze = "analyze" in header[2:]
         if sep < 0:
             raise FormatError(f"{where}: a plan record needs a ---- block (may be empty; see --rewrite)")
+    elif kind == "groups":
+        if any(o != "analyze" for o in header[1:]):
+            raise FormatError(f"{where}: expected `groups [analyze]`")
+        rec.analyze = "analyze" in header[1:]
+        if sep < 0:
+            raise FormatError(f"{where}: a groups record needs a ---- block (may be empty; see --rewrite)")
     else:
         raise FormatError(f"{where}: unknown record {header[0]!r}")
     rec.sql = "\n".join(sql_lines).strip()
@@ -221,15 +249,39 @@ def cells_equal(actual: str, expected: str, hs_type: str) -> bool:
     return False
 
 
-def render_plan(node: dict, depth: int = 0) -> list[str]:
+def number_text(x: Any) -> str:
+    if isinstance(x, float):
+        return f"{x:.0f}" if x.is_integer() else f"{x:.2f}"
+    return str(x)
+
+
+def render_plan(node: dict, depth: int = 0, estimates: bool = False, analyze: bool = False) -> list[str]:
     details = node.get("details") or {}
     parts = [str(node.get("operator", "?"))]
     for key in sorted(details):
         v = details[key]
         parts.append(f"{key}={v if isinstance(v, str) else json.dumps(v, sort_keys=True)}")
+    if estimates:
+        parts.append(f"est={number_text(node.get('estimated_rows'))} from={node.get('estimate_source')}")
+    if analyze and "q_error" in node:
+        parts.append(f"actual={number_text(node.get('actual_rows'))} q={number_text(node.get('q_error'))}")
     out = ["  " * depth + " ".join(parts)]
     for child in node.get("children") or []:
-        out += render_plan(child, depth + 1)
+        out += render_plan(child, depth + 1, estimates, analyze)
+    return out
+
+
+def render_groups(obj: dict) -> list[str]:
+    out = []
+    for g in obj.get("groups") or []:
+        members = []
+        for m in g.get("members") or []:
+            kind = m.get("kind", "?")
+            label = "" if kind == "signature" else re.sub(r" #\d+", "", str(m.get("label", "")))
+            members.append(kind if not label else f"{kind}:{label}")
+        out.append(" | ".join(members))
+    for r in obj.get("refused_links") or []:
+        out.append(f"refused: {r.get('stage')}: {r.get('reason')}")
     return out
 
 
@@ -260,9 +312,10 @@ class Outcome:
     rewrites: dict[int, tuple[int, list[str]]] = field(default_factory=dict)
 
 
-def run_explain(args, sql: str, sets: list[str]):
+def run_explain(args, sql: str, sets: list[str], store: str, verb: str = "explain", analyze: bool = False):
     tmp = hh.sql_file_if_needed(sql)
-    cmd = hh.hindsight_command(args.bin, "explain", args.data, sets, sql=None if tmp else sql, file=tmp)
+    extra = ["--store", store] + (["--analyze"] if analyze else [])
+    cmd = hh.hindsight_command(args.bin, verb, args.data, sets, sql=None if tmp else sql, file=tmp, extra=extra)
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:
@@ -276,20 +329,25 @@ def run_explain(args, sql: str, sets: list[str]):
         tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
         return None, f"explain exit code {proc.returncode}, no JSON on stdout; stderr: {tail}"
     if proc.returncode != 0 or not isinstance(obj, dict):
-        return None, f"explain failed (exit code {proc.returncode}): {json.dumps(obj)[:300]}"
+        return None, f"{verb} failed (exit code {proc.returncode}): {json.dumps(obj)[:300]}"
     return obj, None
 
 
-def check_record(args, rec: Record, sets: list[str], oracle: SqliteOracle) -> tuple[Optional[str], Optional[list[str]]]:
+def check_record(args, rec: Record, sets: list[str], oracle: SqliteOracle,
+                 store: str) -> tuple[Optional[str], Optional[list[str]]]:
     """(failure message or None, replacement expected block for --rewrite or None)."""
-    if rec.kind == "plan":
-        obj, err = run_explain(args, rec.sql, sets)
+    if rec.kind in ("plan", "groups"):
+        verb = "explain" if rec.kind == "plan" else "groups"
+        obj, err = run_explain(args, rec.sql, sets, store, verb, rec.analyze)
         if err:
             return err, None
-        node = obj.get(rec.plan_kind)
-        if not isinstance(node, dict):
-            return f"explain JSON has no {rec.plan_kind!r} plan", None
-        actual = render_plan(node)
+        if rec.kind == "groups":
+            actual = render_groups(obj)
+        else:
+            node = obj.get(rec.plan_kind)
+            if not isinstance(node, dict):
+                return f"explain JSON has no {rec.plan_kind!r} plan", None
+            actual = render_plan(node, 0, rec.estimates, rec.analyze)
         expected = [l.rstrip() for l in rec.expected or []]
         while expected and expected[-1] == "":
             expected.pop()
@@ -300,9 +358,11 @@ def check_record(args, rec: Record, sets: list[str], oracle: SqliteOracle) -> tu
         diff = next((i for i, (a, e) in enumerate(zip(actual, expected)) if a.rstrip() != e), min(len(actual), len(expected)))
         got = actual[diff] if diff < len(actual) else "<end of plan>"
         want = expected[diff] if diff < len(expected) else "<end of plan>"
-        return f"{rec.plan_kind} plan differs at line {diff + 1}: got {got.strip()!r}, expected {want.strip()!r}", None
+        what = f"{rec.plan_kind} plan" if rec.kind == "plan" else "groups"
+        return f"{what} differ at line {diff + 1}: got {got.strip()!r}, expected {want.strip()!r}", None
 
-    res = hh.run_hindsight_query(args.bin, args.data, sql=rec.sql, sets=sets, timeout=args.timeout)
+    res = hh.run_hindsight_query(args.bin, args.data, sql=rec.sql, sets=sets, timeout=args.timeout,
+                                 extra=["--store", store])
     if res.status in ("crash", "timeout"):
         return res.describe_failure(), None
     if rec.kind == "statement_error":
@@ -367,6 +427,32 @@ def check_record(args, rec: Record, sets: list[str], oracle: SqliteOracle) -> tu
     return None, None
 
 
+def _run_records(args, rel: str, records: list[Record], sets: dict[str, str], oracle: SqliteOracle, store: str,
+                 out: Outcome) -> None:
+    for rec in records:
+        if rec.kind == "set":
+            for s in rec.settings:
+                k, v = s.split("=", 1)
+                sets[k.strip()] = v.strip()
+            continue
+        if rec.kind == "reset":
+            if rec.settings:
+                for k in rec.settings:
+                    sets.pop(k.strip(), None)
+            else:
+                sets.clear()
+            continue
+        msg, rewrite = check_record(args, rec, [f"{k}={v}" for k, v in sets.items()], oracle, store)
+        if msg:
+            out.failures.append(f"{rel}:{rec.line}: {msg}")
+        else:
+            out.passed += 1
+            if args.verbose:
+                print(f"ok {rel}:{rec.line}", flush=True)
+        if rewrite is not None:
+            out.rewrites[rec.expected_start] = (rec.expected_end, rewrite)
+
+
 def run_file(args, path: str, oracle: SqliteOracle) -> Outcome:
     out = Outcome()
     rel = os.path.relpath(os.path.abspath(path), REPO)
@@ -381,28 +467,12 @@ def run_file(args, path: str, oracle: SqliteOracle) -> Outcome:
     if declared and not rel.startswith("/") and declared != rel:
         out.failures.append(f"{rel}:1: `# name: {declared}` does not match the file's path")
     sets: dict[str, str] = {}
-    for rec in records:
-        if rec.kind == "set":
-            for s in rec.settings:
-                k, v = s.split("=", 1)
-                sets[k.strip()] = v.strip()
-            continue
-        if rec.kind == "reset":
-            if rec.settings:
-                for k in rec.settings:
-                    sets.pop(k.strip(), None)
-            else:
-                sets.clear()
-            continue
-        msg, rewrite = check_record(args, rec, [f"{k}={v}" for k, v in sets.items()], oracle)
-        if msg:
-            out.failures.append(f"{rel}:{rec.line}: {msg}")
-        else:
-            out.passed += 1
-            if args.verbose:
-                print(f"ok {rel}:{rec.line}", flush=True)
-        if rewrite is not None:
-            out.rewrites[rec.expected_start] = (rec.expected_end, rewrite)
+    store_dir = tempfile.mkdtemp(prefix="hindsight-sql-test-")
+    store = os.path.join(store_dir, "stats.db")
+    try:
+        _run_records(args, rel, records, sets, oracle, store, out)
+    finally:
+        shutil.rmtree(store_dir, ignore_errors=True)
     if out.rewrites:
         new, i = [], 0
         for start in sorted(out.rewrites):
@@ -412,7 +482,7 @@ def run_file(args, path: str, oracle: SqliteOracle) -> Outcome:
         new += lines[i:]
         with open(path, "w", encoding="utf-8") as f:
             f.write("\n".join(new))
-        print(f"rewrote {len(out.rewrites)} plan block(s) in {rel}", flush=True)
+        print(f"rewrote {len(out.rewrites)} plan/groups block(s) in {rel}", flush=True)
     return out
 
 

@@ -28,15 +28,24 @@ TEST(MemoryStatsRepositoryTest, SnapshotAnswersWhatWasRecorded) {
   EXPECT_TRUE(repo.take_warnings().empty());
 }
 
-TEST(MemoryStatsRepositoryTest, FailedAttemptsRecordLowerBounds) {
+TEST(MemoryStatsRepositoryTest, FailedAttemptsKeepWhatFinishedAndBoundTheRest) {
+  // In a failed attempt the operators that did not finish are lower bounds; one that ran to exhaustion (a
+  // build side before the probe failed) is an exact count.
   MemoryStatsRepository repo;
-  auto a = attempt({stat(1, 100)});
+  auto cut = stat(1, 100);
+  cut.lower_bound = true;
+  auto a = attempt({cut, stat(2, 40)});
   a.succeeded = false;
   repo.record(a);
-  auto r = repo.snapshot(kT, 0.1)->find(StatsSource::KeyKind::Exact, sig_of(1));
+  auto src = repo.snapshot(kT, 0.1);
+  auto r = src->find(StatsSource::KeyKind::Exact, sig_of(1));
   ASSERT_TRUE(r);
   EXPECT_TRUE(r->lower_bound);
   EXPECT_EQ(r->rows, 100);
+  auto finished = src->find(StatsSource::KeyKind::Exact, sig_of(2));
+  ASSERT_TRUE(finished);
+  EXPECT_FALSE(finished->lower_bound);
+  EXPECT_EQ(finished->rows, 40);
 }
 
 TEST(MemoryStatsRepositoryTest, SnapshotLeavesOutStaleAndForeignTableObservations) {

@@ -1,0 +1,347 @@
+#include "planner/session/oracle.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "planner/common/error.hpp"
+#include "planner/logical/plan_utils.hpp"
+#include "planner/physical/physical_planner.hpp"
+#include "planner/signing/plan_signer.hpp"
+
+namespace hindsight {
+
+namespace {
+
+using RelSet = uint64_t;
+using Kind = stats::StatsSource::KeyKind;
+
+/// Answers with the counts it was given, as source `oracle`.
+class OracleSource final : public stats::StatsSource {
+ public:
+  void put(Kind kind, const sig::Signature& s, double rows) { rows_[{kind, s}] = rows; }
+  std::optional<stats::ObservedRows> find(KeyKind kind, const sig::Signature& key) const override {
+    auto it = rows_.find({kind, key});
+    if (it == rows_.end()) return std::nullopt;
+    stats::ObservedRows o;
+    o.rows = it->second;
+    return o;
+  }
+  std::optional<stats::RowEstimate> lookup(const stats::SignatureKeys& keys) const override {
+    if (auto o = find(KeyKind::Exact, keys.exact)) return stats::RowEstimate{*o, stats::EstimateSource::Oracle};
+    if (keys.join_set)
+      if (auto o = find(KeyKind::JoinSet, *keys.join_set)) return stats::RowEstimate{*o, stats::EstimateSource::Oracle};
+    return std::nullopt;
+  }
+  bool empty() const override { return rows_.empty(); }
+  bool has(Kind kind, const sig::Signature& s) const { return rows_.count({kind, s}) > 0; }
+
+ private:
+  std::map<std::pair<Kind, sig::Signature>, double> rows_;
+};
+
+bool is_inner_join(const LogicalOperator& op) {
+  return op.kind == LogicalKind::Join && op.as<LogicalJoin>().type == LogicalJoinType::Inner;
+}
+
+/// A maximal tree of inner joins: its inputs (the slots of the plan holding them) and conditions,
+/// as the join enumerator sees them (cost_based_join_order.cpp).
+struct Region {
+  std::vector<LogicalPtr*> leaves;
+  std::vector<const Expr*> conditions;
+  std::vector<RelSet> touched;  // per condition: the inputs whose columns it reads
+};
+
+void flatten(LogicalPtr& slot, Region& r) {
+  if (!is_inner_join(*slot)) {
+    r.leaves.push_back(&slot);
+    return;
+  }
+  for (auto& c : slot->as<LogicalJoin>().conditions) r.conditions.push_back(c.get());
+  flatten(slot->children[0], r);
+  flatten(slot->children[1], r);
+}
+
+/// Every region of the plan under `slot`, and every base-table scan.
+void find_regions(LogicalPtr& slot, std::vector<Region>& regions, std::vector<const LogicalOperator*>& gets) {
+  if (slot->kind == LogicalKind::Get) gets.push_back(slot.get());
+  if (!is_inner_join(*slot)) {
+    for (auto& c : slot->children) find_regions(c, regions, gets);
+    return;
+  }
+  Region r;
+  flatten(slot, r);
+  std::vector<std::set<ColumnId>> cols;
+  for (LogicalPtr* l : r.leaves) cols.push_back(output_set(**l));
+  for (const Expr* c : r.conditions) {
+    RelSet t = 0;
+    for (ColumnId id : columns_of(*c))
+      for (size_t i = 0; i < cols.size(); ++i)
+        if (cols[i].count(id)) t |= RelSet{1} << i;
+    r.touched.push_back(t);
+  }
+  std::vector<LogicalPtr*> leaves = r.leaves;
+  regions.push_back(std::move(r));
+  for (LogicalPtr* l : leaves) find_regions(*l, regions, gets);
+}
+
+/// The conditions the enumerator counts inside `set` (as its look-up does): every condition for
+/// the whole region, else those reading two inputs or more, all of them in the set.
+std::vector<size_t> inside(const Region& r, RelSet set) {
+  const bool all = set == (RelSet{1} << r.leaves.size()) - 1;
+  std::vector<size_t> out;
+  for (size_t k = 0; k < r.conditions.size(); ++k)
+    if (all || (r.touched[k] != 0 && (r.touched[k] & ~set) == 0 && __builtin_popcountll(r.touched[k]) >= 2))
+      out.push_back(k);
+  return out;
+}
+
+/// True when the inputs of `set` are connected by conditions inside it.
+bool connected(const Region& r, RelSet set) {
+  RelSet reached = set & (~set + 1);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (size_t k = 0; k < r.conditions.size(); ++k) {
+      const RelSet t = r.touched[k];
+      if (__builtin_popcountll(t) < 2 || (t & ~set) != 0 || (t & reached) == 0 || (t & ~reached) == 0) continue;
+      reached |= t;
+      grew = true;
+    }
+  }
+  return reached == set;
+}
+
+class Oracle {
+ public:
+  Oracle(Database& db, CompiledQuery& cq, const Settings& settings, QueryLimits* limits, OracleReport& report)
+      : db_(db), cq_(cq), settings_(settings), limits_(limits), report_(report), signer_(cq.ctx) {
+    for (size_t i = 0; i < cq.ctes.size(); ++i) signer_.set_cte(static_cast<int>(i), *cq.ctes[i].logical);
+    for (auto& c : cq.ctes) ctes_.push_back(c.physical.get());
+  }
+
+  std::shared_ptr<const stats::StatsSource> run() {
+    std::vector<Region> regions;
+    std::vector<const LogicalOperator*> gets;
+    for (auto& c : cq_.ctes) find_regions(c.logical, regions, gets);
+    find_regions(cq_.logical, regions, gets);
+    // Inputs first (every join's estimate builds on them), then the sets, smallest first.
+    for (const LogicalOperator* g : gets) count_input(*g);
+    for (Region& r : regions)
+      for (LogicalPtr* l : r.leaves) count_input(**l);
+    for (size_t size = 2;; ++size) {
+      bool any = false;
+      for (Region& r : regions) {
+        if (r.leaves.size() < size || r.leaves.size() > 63) continue;
+        any = true;
+        count_sets(r, size);
+      }
+      if (!any) break;
+    }
+    return source_;
+  }
+
+ private:
+  bool room() const { return report_.subplans < report_.cap; }
+
+  void count_input(const LogicalOperator& op) {
+    const sig::Signature s = signer_.sign(op).exact;
+    if (source_->has(Kind::Exact, s)) return;
+    if (!room()) {
+      ++report_.skipped;
+      return;
+    }
+    // Plan COUNT(*) over the input where it is: a logical node planned as the child of a new
+    // aggregate needs no ownership, only a parent; borrow it from its slot meanwhile.
+    LogicalPtr* slot = slot_of(op);
+    HS_ASSERT(slot, "oracle: an input without a slot in the plan");
+    source_->put(Kind::Exact, s, count_borrowed({slot}, {}, {}));
+  }
+
+  void count_sets(Region& r, size_t size) {
+    const size_t n = r.leaves.size();
+    // Sets of `size` inputs in increasing order of their bits (Gosper's hack).
+    for (RelSet set = (RelSet{1} << size) - 1; set < (RelSet{1} << n);) {
+      if (connected(r, set)) count_set(r, set);
+      const RelSet c = set & (~set + 1), next = set + c;
+      set = (((next ^ set) >> 2) / c) | next;
+      if (++examined_ > kMaxExamined) {
+        ++report_.skipped;
+        return;
+      }
+    }
+  }
+
+  void count_set(Region& r, RelSet set) {
+    std::vector<const LogicalOperator*> inputs;
+    for (size_t i = 0; i < r.leaves.size(); ++i)
+      if (set >> i & 1) inputs.push_back(r.leaves[i]->get());
+    const std::vector<size_t> ks = inside(r, set);
+    std::vector<const Expr*> conds;
+    for (size_t k : ks) conds.push_back(r.conditions[k]);
+    const sig::Signature key = signer_.join_set_of(inputs, conds);
+    if (source_->has(Kind::JoinSet, key)) return;
+    if (!room()) {
+      ++report_.skipped;
+      return;
+    }
+    // A left-deep order in which every input joins one already there (the set is connected), each
+    // condition applied at the first join where all its inputs are present.
+    std::vector<size_t> order;
+    RelSet built = 0;
+    const RelSet first = set & (~set + 1);
+    order.push_back(static_cast<size_t>(__builtin_ctzll(first)));
+    built = first;
+    while (built != set) {
+      size_t pick = SIZE_MAX;
+      for (size_t i = 0; i < r.leaves.size() && pick == SIZE_MAX; ++i) {
+        if (!(set >> i & 1) || (built >> i & 1)) continue;
+        for (size_t k : ks)
+          if ((r.touched[k] >> i & 1) && (r.touched[k] & built) != 0 && (r.touched[k] & ~(built | RelSet{1} << i)) == 0) {
+            pick = i;
+            break;
+          }
+      }
+      if (pick == SIZE_MAX)  // hyperedges only: take the lowest input left (a cross product step)
+        pick = static_cast<size_t>(__builtin_ctzll(set & ~built));
+      order.push_back(pick);
+      built |= RelSet{1} << pick;
+    }
+    std::vector<LogicalPtr*> slots;
+    std::vector<RelSet> masks;
+    for (size_t i : order) {
+      slots.push_back(r.leaves[i]);
+      masks.push_back(RelSet{1} << i);
+    }
+    std::vector<std::pair<RelSet, const Expr*>> placed;
+    for (size_t k : ks) placed.emplace_back(r.touched[k], r.conditions[k]);
+    source_->put(Kind::JoinSet, key, count_borrowed(slots, masks, placed));
+  }
+
+  /// COUNT(*) over the inputs in `slots` joined left-deep in that order (`masks`: each input's bit),
+  /// `conds` applied where their inputs are present. The inputs are moved out of their slots while
+  /// the sub-plan is planned, and back before this returns (or throws).
+  double count_borrowed(const std::vector<LogicalPtr*>& slots, const std::vector<RelSet>& masks,
+                        const std::vector<std::pair<RelSet, const Expr*>>& conds) {
+    struct Borrow {
+      std::vector<LogicalPtr*> slots;
+      std::vector<LogicalOperator*> nodes;
+      LogicalPtr tree;
+      ~Borrow() {
+        // Take each input back out of the temporary tree, wherever it sits in it.
+        std::function<void(LogicalPtr&)> give_back = [&](LogicalPtr& p) {
+          if (!p) return;
+          for (size_t i = 0; i < nodes.size(); ++i)
+            if (p.get() == nodes[i]) {
+              *slots[i] = std::move(p);
+              return;
+            }
+          for (auto& c : p->children) give_back(c);
+        };
+        give_back(tree);
+      }
+    } borrow;
+    borrow.slots = slots;
+    for (LogicalPtr* s : slots) borrow.nodes.push_back(s->get());
+
+    LogicalPtr& tree = borrow.tree;  // the borrowed inputs are always somewhere in it
+    tree = std::move(*slots[0]);
+    RelSet built = masks.empty() ? 0 : masks[0];
+    std::vector<bool> used(conds.size(), false);
+    for (size_t i = 1; i < slots.size(); ++i) {
+      built |= masks[i];
+      auto j = std::make_unique<LogicalJoin>(cq_.ctx.next_node_id());
+      j->type = LogicalJoinType::Inner;
+      j->children.reserve(2);  // the moves below cannot throw
+      for (size_t k = 0; k < conds.size(); ++k)
+        if (!used[k] && (conds[k].first & ~built) == 0) {
+          j->conditions.push_back(conds[k].second->clone());
+          used[k] = true;
+        }
+      j->estimated_rows = std::max(tree->estimated_rows, (*slots[i])->estimated_rows);
+      j->children.push_back(std::move(tree));
+      j->children.push_back(std::move(*slots[i]));
+      refresh_outputs(*j);
+      tree = std::move(j);
+    }
+    auto agg = std::make_unique<LogicalAggregate>(cq_.ctx.next_node_id());
+    AggregateCall count;
+    count.kind = AggKind::CountStar;
+    count.type = DataType::bigint();
+    agg->aggs.push_back(count);
+    const ColumnId out = cq_.ctx.add_column({"oracle_count", DataType::bigint(), "", ""});
+    agg->outputs = {out};
+    agg->estimated_rows = 1;
+    agg->children.reserve(1);
+    agg->children.push_back(std::move(tree));
+    tree = std::move(agg);
+
+    PhysicalPlannerOptions opts;
+    opts.workers = settings_.effective_workers();
+    opts.memory_limit = settings_.memory_limit;
+    opts.cost_based = settings_.optimizer != "foundation";
+    PhysicalPlanner planner(cq_.ctx, opts, [&](const TableDef& def) {
+      LoadInfo info;
+      return db_.table(def.name, info, limits_);
+    });
+    PhysicalPtr plan = planner.plan(*borrow.tree);
+    ++report_.subplans;
+    ExecutedQuery run = execute_plan(*plan, cq_.ctx, ctes_, {out}, settings_, limits_);
+    if (run.error) throw *run.error;
+    for (const Batch& b : run.batches)
+      if (b.rows > 0) return static_cast<double>(b.columns.at(0).get(0).i);
+    return 0;
+  }
+
+  /// The slot holding `op` in the plans (nullptr if none).
+  LogicalPtr* slot_of(const LogicalOperator& op) {
+    LogicalPtr* found = nullptr;
+    std::function<void(LogicalPtr&)> walk = [&](LogicalPtr& p) {
+      if (found || !p) return;
+      if (p.get() == &op) {
+        found = &p;
+        return;
+      }
+      for (auto& c : p->children) walk(c);
+    };
+    for (auto& c : cq_.ctes) walk(c.logical);
+    walk(cq_.logical);
+    return found;
+  }
+
+  static constexpr size_t kMaxExamined = size_t{1} << 20;  // relation sets looked at per query
+
+  Database& db_;
+  CompiledQuery& cq_;
+  const Settings& settings_;
+  QueryLimits* limits_;
+  OracleReport& report_;
+  PlanSigner signer_;
+  std::vector<const PhysicalOperator*> ctes_;
+  std::shared_ptr<OracleSource> source_ = std::make_shared<OracleSource>();
+  size_t examined_ = 0;
+};
+
+}  // namespace
+
+std::string OracleReport::describe() const {
+  std::string s = fmt::format("oracle: {} counting sub-plan{} in {:.1f} ms", subplans, subplans == 1 ? "" : "s", elapsed_ms);
+  if (capped())
+    s += fmt::format("; capped at oracle_max_subplans = {}: {} relation set{} left to the model", cap, skipped,
+                     skipped == 1 ? "" : "s");
+  return s;
+}
+
+std::shared_ptr<const stats::StatsSource> oracle_cardinalities(Database& db, CompiledQuery& cq, const Settings& settings,
+                                                               QueryLimits* limits, OracleReport& report) {
+  const auto t0 = std::chrono::steady_clock::now();
+  report = OracleReport{};
+  report.cap = static_cast<size_t>(settings.oracle_max_subplans);
+  auto source = Oracle(db, cq, settings, limits, report).run();
+  report.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return source;
+}
+
+}  // namespace hindsight

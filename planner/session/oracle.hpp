@@ -1,0 +1,35 @@
+#pragma once
+#include <memory>
+#include <string>
+
+#include "planner/session/query_pipeline.hpp"
+#include "stats_store/stats_source.hpp"
+
+namespace hindsight {
+
+/// What the oracle computed for one query.
+struct OracleReport {
+  size_t subplans = 0;   ///< counting sub-plans executed
+  size_t skipped = 0;    ///< relation sets left to the model because the cap was reached
+  size_t cap = 0;
+  double elapsed_ms = 0;
+  bool capped() const { return skipped > 0; }
+  /// "oracle: N counting sub-plans in T ms" (+ "; capped at C, S relation sets left to the model").
+  std::string describe() const;
+};
+
+/// Oracle mode (`SET cardinality = oracle`): the true cardinality of every input of every inner-join
+/// tree of `cq`'s plans (filtered scans, and whatever else a join reads) and of every connected set
+/// of those inputs the join enumerator may price, each computed by executing a counting sub-plan
+/// (COUNT(*) over the inputs joined under the conditions inside the set). The answers are keyed as
+/// the estimator asks: an input by its exact signature, a set by its join-set signature; they
+/// answer with source `oracle`. At most `settings.oracle_max_subplans` sub-plans run (inputs first,
+/// then sets by size); what the cap leaves out is counted in `report`.
+///
+/// `cq` is a compilation of the query (any estimates); its plans are borrowed while the sub-plans
+/// are planned and are left exactly as they were. Sub-plans run under `limits` (the statement's
+/// memory budget and deadline). Throws what execution throws (MEMORY_LIMIT_EXCEEDED, TIMEOUT...).
+std::shared_ptr<const stats::StatsSource> oracle_cardinalities(Database& db, CompiledQuery& cq, const Settings& settings,
+                                                               QueryLimits* limits, OracleReport& report);
+
+}  // namespace hindsight

@@ -1,0 +1,89 @@
+// Oracle mode: true cardinalities of every input and connected sub-join, by counting sub-plans.
+#include "planner/session/oracle.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "planner/session/explain.hpp"
+#include "planner/session/session.hpp"
+#include "tests/unit/planner/tpch_fixture.hpp"
+
+namespace hindsight {
+namespace {
+
+// Q5's join of six tables (five joins), with a filter on two of them.
+const char* kFiveJoins =
+    "SELECT n_name, COUNT(*) FROM customer, orders, lineitem, supplier, nation, region "
+    "WHERE c_custkey = o_custkey AND l_orderkey = o_orderkey AND l_suppkey = s_suppkey "
+    "AND c_nationkey = s_nationkey AND s_nationkey = n_nationkey AND n_regionkey = r_regionkey "
+    "AND r_name = 'ASIA' AND o_orderdate >= DATE '1994-01-01' AND o_orderdate < DATE '1995-01-01' GROUP BY n_name";
+
+void each_physical(const PhysicalOperator& op, const std::function<void(const PhysicalOperator&)>& f) {
+  f(op);
+  for (auto& c : op.children) each_physical(*c, f);
+}
+
+TEST(OracleTest, EveryJoinAndScanIsEstimatedWithItsTrueRows) {
+  Settings s;
+  s.workers = 2;
+  s.cardinality = "oracle";
+  Session session(testing::tpch_db());
+  session.settings() = s;
+  StatementResult r = session.run_script(std::string("EXPLAIN ANALYZE ") + kFiveJoins);
+  ASSERT_TRUE(r.ok()) << r.error->format();
+  ASSERT_TRUE(r.oracle);
+  EXPECT_GT(r.oracle->subplans, 6u);
+  EXPECT_FALSE(r.oracle->capped());
+  int joins = 0, scans = 0;
+  each_physical(*r.compiled->physical, [&](const PhysicalOperator& op) {
+    if (op.kind != PhysicalOpKind::HashJoin && op.kind != PhysicalOpKind::TableScan) return;
+    (op.kind == PhysicalOpKind::HashJoin ? joins : scans)++;
+    EXPECT_EQ(op.estimate_source, stats::EstimateSource::Oracle) << physical_op_name(op.kind) << " #" << op.id;
+    auto actual = observed_output(r.executed, op);
+    ASSERT_TRUE(actual && actual->complete);
+    EXPECT_EQ(op.estimated_rows, std::max(1.0, static_cast<double>(actual->rows)))
+        << physical_op_name(op.kind) << " #" << op.id;
+  });
+  EXPECT_EQ(joins, 5);
+  EXPECT_EQ(scans, 6);
+}
+
+TEST(OracleTest, LeavesThePlanItCountsOverAsItWas) {
+  Settings s;
+  s.workers = 2;
+  auto cq = testing::compile(kFiveJoins, s);
+  const std::string before = explain_text(*cq, nullptr);
+  const std::string root = cq->signer->sign(*cq->logical).exact.hex();
+  OracleReport report;
+  QueryLimits limits(s);
+  auto source = oracle_cardinalities(testing::tpch_db(), *cq, s, &limits, report);
+  EXPECT_FALSE(source->empty());
+  EXPECT_EQ(explain_text(*cq, nullptr), before);
+  PlanSigner fresh(cq->ctx);
+  EXPECT_EQ(fresh.sign(*cq->logical).exact.hex(), root);
+}
+
+TEST(OracleTest, SaysWhenTheCapLeftSetsToTheModel) {
+  Settings s;
+  s.workers = 1;
+  s.cardinality = "oracle";
+  s.oracle_max_subplans = 4;
+  Session session(testing::tpch_db());
+  session.settings() = s;
+  StatementResult r = session.run_script(kFiveJoins);
+  ASSERT_TRUE(r.ok()) << r.error->format();
+  ASSERT_TRUE(r.oracle);
+  EXPECT_EQ(r.oracle->subplans, 4u);
+  EXPECT_TRUE(r.oracle->capped());
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("capped at oracle_max_subplans = 4"), std::string::npos) << r.warnings[0];
+  // The answer is the same as without the oracle.
+  Settings plain;
+  StatementResult p = testing::run(kFiveJoins, plain);
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p.executed.row_count(), r.executed.row_count());
+}
+
+}  // namespace
+}  // namespace hindsight
