@@ -15,11 +15,23 @@ const char* estimate_source_name(EstimateSource s) {
 
 std::optional<RowEstimate> StatsSource::lookup(const SignatureKeys& keys) const {
   if (empty()) return std::nullopt;
-  if (auto o = find(KeyKind::Exact, keys.exact)) return RowEstimate{*o, EstimateSource::Runtime};
+  // The first exact count in rank order answers, raised to any lower bound a better-ranked key knew;
+  // with lower bounds only, the largest.
+  std::optional<RowEstimate> bound;
+  auto consider = [&](std::optional<ObservedRows> o, EstimateSource source) -> std::optional<RowEstimate> {
+    if (!o) return std::nullopt;
+    if (o->lower_bound) {
+      if (!bound || o->rows > bound->observed.rows) bound = RowEstimate{*o, source};
+      return std::nullopt;
+    }
+    if (bound && bound->observed.rows > o->rows) o->rows = bound->observed.rows;
+    return RowEstimate{*o, source};
+  };
+  if (auto e = consider(find(KeyKind::Exact, keys.exact), EstimateSource::Runtime)) return e;
   if (keys.join_set)
-    if (auto o = find(KeyKind::JoinSet, *keys.join_set)) return RowEstimate{*o, EstimateSource::JoinSet};
-  if (auto o = find(KeyKind::Template, keys.templ)) return RowEstimate{*o, EstimateSource::Template};
-  return std::nullopt;
+    if (auto e = consider(find(KeyKind::JoinSet, *keys.join_set), EstimateSource::JoinSet)) return e;
+  if (auto e = consider(find(KeyKind::Template, keys.templ), EstimateSource::Template)) return e;
+  return bound;
 }
 
 }  // namespace hindsight::stats

@@ -59,8 +59,10 @@ class StatsSource {
   /// True when find() can never answer: lets the planner skip computing signatures.
   virtual bool empty() const { return false; }
 
-  /// The lookup order every consumer uses: exact signature, then join-set, then template. A source
-  /// whose answers are not observations (the oracle) says so by overriding it.
+  /// The lookup order every consumer uses: exact signature, then join-set, then template. The first
+  /// exact count answers (raised to a larger lower bound a better-ranked key knew); a lower bound
+  /// does not stop the search; with only lower bounds, the largest. A source whose answers are not
+  /// observations (the oracle) says so by overriding it.
   virtual std::optional<RowEstimate> lookup(const SignatureKeys& keys) const;
 };
 

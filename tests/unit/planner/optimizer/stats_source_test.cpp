@@ -241,5 +241,31 @@ TEST(StatsSourceTest, ObservedBytesPerRowSizeTheBuildSide) {
   EXPECT_EQ(w.find("distribution: broadcast"), std::string::npos) << w;
 }
 
+TEST(StatsSourceTest, ALowerBoundDoesNotHideAnExactCountFurtherDown) {
+  // The join set was seen only under a LIMIT (a bound); the template, with other constants, saw it whole.
+  MapSource src;
+  const sig::Signature exact{1, 1}, join_set{2, 2}, templ{3, 3};
+  src.put(StatsSource::KeyKind::JoinSet, join_set, 3, /*lower_bound=*/true);
+  src.put(StatsSource::KeyKind::Template, templ, 3000);
+  auto e = src.lookup({exact, join_set, templ});
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->source, EstimateSource::Template);
+  EXPECT_EQ(e->observed.rows, 3000);
+  EXPECT_FALSE(e->observed.lower_bound);
+  // A bound above the exact count further down raises it.
+  MapSource high;
+  high.put(StatsSource::KeyKind::Exact, exact, 5000, true);
+  high.put(StatsSource::KeyKind::Template, templ, 3000);
+  EXPECT_EQ(high.lookup({exact, join_set, templ})->observed.rows, 5000);
+  // Bounds only: the largest, still a bound.
+  MapSource bounds;
+  bounds.put(StatsSource::KeyKind::Exact, exact, 10, true);
+  bounds.put(StatsSource::KeyKind::Template, templ, 40, true);
+  auto b = bounds.lookup({exact, join_set, templ});
+  ASSERT_TRUE(b);
+  EXPECT_TRUE(b->observed.lower_bound);
+  EXPECT_EQ(b->observed.rows, 40);
+}
+
 }  // namespace
 }  // namespace hindsight
