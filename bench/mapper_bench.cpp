@@ -27,7 +27,8 @@ struct Rng {
   }
 };
 
-// The full mapper: every link interns its stage, checks group schemas and records provenance.
+// The full mapper: every link names its stage (through stage_id, as a caller without the id at hand does), checks group
+// schemas and records provenance.
 // link_percent of the operations are links, the rest same_group() (two finds).
 void BM_PlanMapperMixed(benchmark::State& state) {
   const auto link_percent = static_cast<uint32_t>(state.range(0));
@@ -41,7 +42,7 @@ void BM_PlanMapperMixed(benchmark::State& state) {
     for (uint64_t op = 0; op < kOperations; ++op) {
       uint32_t a = rng.next(kEntities), b = rng.next(kEntities);
       if (rng.next(100) < link_percent) {
-        mapper->link(a, b, "rewrite");
+        mapper->link(a, b, mapper->stage_id("rewrite"));
       } else {
         together += mapper->same_group(a, b);
       }

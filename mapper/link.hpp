@@ -1,6 +1,5 @@
 #pragma once
 
-#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -23,18 +22,8 @@ struct RefusedLink {
   std::string reason;  ///< names both schemas
 };
 
-/// What `PlanMapper::link` did.
+/// What `PlanMapper::link` did (a refusal is an expected outcome: returned, and recorded in refused_links()).
 enum class LinkOutcome { Merged, AlreadyGrouped, Refused };
-
-/// Result of `PlanMapper::link`: a refusal is an expected outcome, returned (and recorded), not thrown.
-struct LinkResult {
-  LinkOutcome outcome;
-  std::optional<RefusedLink> refused;  ///< set iff outcome == Refused
-
-  /// True if the link was accepted (merged two groups or confirmed an existing one).
-  bool accepted() const { return outcome != LinkOutcome::Refused; }
-  explicit operator bool() const { return accepted(); }
-};
 
 /// Thrown by a refused link in strict mode (tests); what() is the refusal reason.
 class MapperConflict : public std::runtime_error {

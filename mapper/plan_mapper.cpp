@@ -131,13 +131,7 @@ void add_to_runs(std::vector<PlanMapper::TypeRun>& runs, PlanMapper::TypeNameId 
 }
 }  // namespace
 
-PlanMapper::SchemaId PlanMapper::intern_schema(std::span<const TypeNameId> types) {
-  run_scratch_.clear();
-  for (TypeNameId t : types) add_to_runs(run_scratch_, t, 1);
-  return intern_maximal_runs(run_scratch_);
-}
-
-PlanMapper::SchemaId PlanMapper::intern_schema_runs(std::span<const TypeRun> runs) {
+PlanMapper::SchemaId PlanMapper::intern_schema(std::span<const TypeRun> runs) {
   // Maximal already (what callers counting per type give) unless a run is empty or repeats its neighbour's type.
   bool maximal = true;
   for (size_t i = 0; i < runs.size() && maximal; ++i)
@@ -186,12 +180,6 @@ PlanMapper::SchemaId PlanMapper::intern_maximal_runs(std::span<const TypeRun> ru
   return SchemaId{id};
 }
 
-EntityId PlanMapper::add(EntityKind kind, std::string label, std::vector<std::string> schema) {
-  type_scratch_.clear();
-  for (const std::string& name : schema) type_scratch_.push_back(intern_type_name(name));
-  return add_with_types(kind, std::move(label), type_scratch_);
-}
-
 EntityId PlanMapper::push_entity(EntityKind kind, SchemaId schema, const char* prefix, int64_t number) {
   if (schema != kUnknownSchema && schema.value >= schemas_.size()) [[unlikely]]
     throw std::out_of_range(fmt::format("unknown schema id {}", schema.value));
@@ -208,23 +196,17 @@ std::string& PlanMapper::label_slot(EntityId id, size_t size) const {
   return (*labels_)[id];
 }
 
-EntityId PlanMapper::add_with_types(EntityKind kind, std::string label, std::span<const TypeNameId> schema) {
-  return add_with_schema(kind, std::move(label), intern_schema(schema));
-}
-
-EntityId PlanMapper::add_with_schema(EntityKind kind, std::string label, SchemaId schema) {
-  EntityId id = push_entity(kind, schema, nullptr, 0);
-  if (!label.empty()) label_slot(id, id + 1) = std::move(label);
+EntityId PlanMapper::add_text(EntityKind kind, std::string* label, SchemaId schema) {
+  const EntityId id = push_entity(kind, schema, nullptr, 0);
+  if (label && !label->empty()) label_slot(id, id + 1) = std::move(*label);
   return id;
 }
 
-EntityId PlanMapper::add_numbered(EntityKind kind, const char* prefix, int64_t number, const char* suffix,
-                                  std::span<const TypeNameId> schema) {
-  const EntityId id = push_entity(kind, schema.empty() ? kUnknownSchema : intern_schema(schema), prefix, number);
-  if (suffix && *suffix) {
-    entities_[id].has_suffix = true;
-    detail::append(suffixes_, std::pair<EntityId, const char*>(id, suffix));
-  }
+EntityId PlanMapper::add_suffixed(EntityKind kind, const char* prefix, int64_t number, const char* suffix,
+                                  SchemaId schema) {
+  const EntityId id = push_entity(kind, schema, prefix, number);
+  entities_[id].has_suffix = true;
+  detail::append(suffixes_, std::pair<EntityId, const char*>(id, suffix));
   return id;
 }
 
@@ -237,14 +219,6 @@ std::string_view PlanMapper::signature_hex(uint32_t key) const {
     hex[32] = 1;
   }
   return std::string_view(hex.data(), 32);
-}
-
-EntityId PlanMapper::add_numbered(EntityKind kind, const char* prefix, int64_t number, std::span<const TypeNameId> schema) {
-  return push_entity(kind, schema.empty() ? kUnknownSchema : intern_schema(schema), prefix, number);
-}
-
-EntityId PlanMapper::add_numbered(EntityKind kind, const char* prefix, int64_t number, SchemaId schema) {
-  return push_entity(kind, schema, prefix, number);
 }
 
 const std::string& PlanMapper::label_text(EntityId id) const {
@@ -268,75 +242,26 @@ const std::string& PlanMapper::label_text(EntityId id) const {
   return labels_ && id < labels_->size() ? (*labels_)[id] : none;
 }
 
-EntityId PlanMapper::signature(std::string_view hex, std::string label) {
-  auto [hi, lo] = parse_hex_key(hex);
-  if (label.empty()) return intern_signature(SignatureKey{hi, lo}, "sig ");
-  const size_t before = entities_.size();
-  const EntityId id = intern_signature(SignatureKey{hi, lo}, nullptr);
-  if (entities_.size() != before) label_slot(id, id + 1) = std::move(label);  // a new entity: the first label holds
-  return id;
-}
-
-EntityId PlanMapper::signature(uint64_t hi, uint64_t lo, const char* label_prefix) {
-  return intern_signature(SignatureKey{hi, lo}, label_prefix);
-}
-
-namespace {
-size_t slot_of(uint64_t hi, uint64_t lo, size_t mask) {
-  // splitmix64 finalizer over both halves: keys need not be uniformly random (tests use "aaaa...").
-  uint64_t x = hi ^ (lo * 0x9E3779B97F4A7C15ULL);
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ULL;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBULL;
-  x ^= x >> 31;
-  return static_cast<size_t>(x) & mask;
-}
-}  // namespace
-
 EntityId PlanMapper::find_signature_id(SignatureKey key) const {
   if (signature_table_.empty()) return kNone;
   const size_t mask = signature_table_.size() - 1;
   const auto tag = static_cast<uint32_t>(key.hi);
-  for (size_t i = slot_of(key.hi, key.lo, mask);; i = (i + 1) & mask) {
+  for (size_t i = signature_slot(key.hi, key.lo, mask);; i = (i + 1) & mask) {
     const SignatureSlot& s = signature_table_[i];
     if (s.key == kNone) return kNone;
     if (s.tag == tag && signature_keys_[s.key] == key) return interned_signatures_[s.key].entity;
   }
 }
 
-[[gnu::always_inline]] inline size_t PlanMapper::probe_signature(SignatureKey key, EntityId& found) {
-  if (2 * (signature_count_ + 1) > signature_table_.size())  // grow at half load: probe sequences stay short
-    grow_signature_table(std::max<size_t>(64, 2 * signature_table_.size()));
-  const size_t mask = signature_table_.size() - 1;
-  const auto tag = static_cast<uint32_t>(key.hi);
-  size_t i = slot_of(key.hi, key.lo, mask);
-  for (; signature_table_[i].key != kNone; i = (i + 1) & mask) {
-    const SignatureSlot& s = signature_table_[i];
-    if (s.tag == tag && signature_keys_[s.key] == key) {
-      found = interned_signatures_[s.key].entity;
-      return i;
-    }
-  }
-  found = kNone;
-  return i;
-}
-
-[[gnu::always_inline]] inline EntityId PlanMapper::add_signature(size_t slot, SignatureKey key, const char* lazy_prefix) {
-  const EntityId id = push_entity(EntityKind::Signature, kUnknownSchema, lazy_prefix, 0);
+EntityId PlanMapper::add_signature(size_t slot, uint64_t hi, uint64_t lo, const char* label_prefix) {
+  const EntityId id = push_entity(EntityKind::Signature, kUnknownSchema, label_prefix, 0);
   const auto key_index = static_cast<uint32_t>(signature_keys_.size());
   entities_.back().key = key_index;
-  detail::append(signature_keys_, key);
+  detail::append(signature_keys_, SignatureKey{hi, lo});
   detail::append(interned_signatures_, InternedSignature{id, static_cast<uint32_t>(slot)});
-  signature_table_[slot] = SignatureSlot{key_index, static_cast<uint32_t>(key.hi)};
+  signature_table_[slot] = SignatureSlot{key_index, static_cast<uint32_t>(hi)};
   ++signature_count_;
   return id;
-}
-
-EntityId PlanMapper::intern_signature(SignatureKey key, const char* lazy_prefix) {
-  EntityId found;
-  const size_t slot = probe_signature(key, found);
-  return found != kNone ? found : add_signature(slot, key, lazy_prefix);
 }
 
 void PlanMapper::grow_signature_table(size_t slots) {
@@ -345,7 +270,7 @@ void PlanMapper::grow_signature_table(size_t slots) {
   for (const SignatureSlot& s : signature_table_) {
     if (s.key == kNone) continue;
     const SignatureKey& key = signature_keys_[s.key];
-    size_t i = slot_of(key.hi, key.lo, mask);
+    size_t i = signature_slot(key.hi, key.lo, mask);
     while (table[i].key != kNone) i = (i + 1) & mask;
     table[i] = s;
     interned_signatures_[s.key].slot = static_cast<uint32_t>(i);
@@ -353,67 +278,8 @@ void PlanMapper::grow_signature_table(size_t slots) {
   signature_table_ = std::move(table);
 }
 
-LinkResult PlanMapper::link(EntityId a, EntityId b, std::string_view stage) {
-  check(a);
-  check(b);
-  return link(a, b, intern_stage(stage));
-}
-
-LinkResult PlanMapper::link(EntityId a, EntityId b, StageId stage) {
-  const LinkOutcome outcome = connect(a, b, stage);
-  if (outcome == LinkOutcome::Refused) return LinkResult{outcome, refused_.back()};
-  return LinkResult{outcome, std::nullopt};
-}
-
-LinkOutcome PlanMapper::connect(EntityId a, EntityId b, StageId stage) {
-  if (stage >= stages_.size()) [[unlikely]] throw_unknown_stage(stage);
-  return connect_checked_stage(a, b, stage);
-}
-
-void PlanMapper::connect_signatures(std::span<const SignatureLink> links) {
-  for (const SignatureLink& l : links) {
-    if (l.stage >= stages_.size()) [[unlikely]] throw_unknown_stage(l.stage);
-    const SignatureKey key{l.hi, l.lo};
-    EntityId sig;
-    const size_t slot = probe_signature(key, sig);
-    if (sig != kNone) {
-      connect_checked_stage(l.entity, sig, l.stage);
-      continue;
-    }
-    // A signature first seen: a new singleton, without a schema and with the largest id, so it joins the entity's
-    // group as is (nothing to check; the group's smallest member and schema holder stay).
-    const uint32_t root = uf_.find(check(l.entity));
-    sig = add_signature(slot, key, l.label_prefix);
-    uf_.attach_singleton(sig, root);
-    index_.valid = false;
-    detail::append(links_, LinkRecord{l.entity, sig, l.stage});
-  }
-}
-
 void PlanMapper::throw_unknown_stage(StageId stage) const {
   throw std::out_of_range(fmt::format("unknown stage id {}", stage));
-}
-
-[[gnu::always_inline]] inline LinkOutcome PlanMapper::connect_checked_stage(EntityId a, EntityId b, StageId stage) {
-  const uint32_t ra = uf_.find(check(a));
-  const uint32_t rb = uf_.find(check(b));
-  index_.valid = false;
-  if (ra == rb) {
-    detail::append(links_, LinkRecord{a, b, stage});
-    return LinkOutcome::AlreadyGrouped;
-  }
-  const EntityId holder_a = roots_[ra].schema_holder;
-  const EntityId holder_b = roots_[rb].schema_holder;
-  if (holder_a != kNone && holder_b != kNone && !same_schema(holder_a, holder_b)) [[unlikely]]
-    return refuse(a, b, stage, holder_a, holder_b);
-  // Union-find does the signature unification by itself: a Signature entity is one id, so linking any operator to
-  // it joins that operator's group with the groups of everything already linked to the same signature.
-  const uint32_t root = uf_.link_roots(ra, rb);
-  const EntityId min_member = std::min(roots_[ra].min_member, roots_[rb].min_member);
-  // Both known schemas are equal here; keep the smallest holder so the reported origin does not depend on link order.
-  roots_[root] = RootInfo{min_member, std::min(holder_a, holder_b)};  // kNone is UINT32_MAX: a known holder wins
-  detail::append(links_, LinkRecord{a, b, stage});
-  return LinkOutcome::Merged;
 }
 
 LinkOutcome PlanMapper::refuse(EntityId a, EntityId b, StageId stage, EntityId holder_a, EntityId holder_b) {
@@ -433,9 +299,9 @@ EntityId PlanMapper::attach_stats(EntityId target, StatsRecord record) {
   }
   std::string label = fmt::format("rows {} ({}{}{})", record.rows, record.complete ? "complete" : "lower bound",
                                   record.source.empty() ? "" : ", ", record.source);
-  EntityId id = add(EntityKind::Stats, std::move(label));
+  const EntityId id = add(EntityKind::Stats, std::move(label));
   stats_.emplace(id, std::move(record));
-  link(target, id, "stats");  // a Stats entity has no schema: this link cannot be refused
+  link(target, id, stage_id("stats"));  // a Stats entity has no schema: this link cannot be refused
   return id;
 }
 
@@ -557,9 +423,7 @@ const std::vector<std::string>& PlanMapper::schema_text(EntityId id) const {
   return it->second;
 }
 
-bool PlanMapper::same_schema(EntityId x, EntityId y) const { return entities_[x].schema == entities_[y].schema; }
-
-uint32_t PlanMapper::intern_stage(std::string_view stage) {
+PlanMapper::StageId PlanMapper::stage_id(std::string_view stage) {
   // Links come in bursts from a few stages (a whole bind, a rewrite rule, signature + join set): check the recent
   // ones before hashing.
   for (uint32_t id : recent_stages_)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -10,7 +11,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "mapper/append.hpp"
 #include "mapper/entity.hpp"
+#include "mapper/label.hpp"
 #include "mapper/link.hpp"
 #include "mapper/stats_record.hpp"
 #include "mapper/union_find.hpp"
@@ -26,75 +29,50 @@ namespace hindsight::mapper {
 /// A union renumbers the groups after it. Not thread-safe, not even const calls (they compress paths).
 class PlanMapper {
  public:
-  /// An interned column type name ("BIGINT", "DECIMAL(15,2)", ...): schemas given as these ids cost no text per
-  /// entity. Equal names give equal ids.
+  /// An interned column type name ("BIGINT", "DECIMAL(15,2)", ...): schemas are made of these ids, so they cost no
+  /// text per entity. Equal names give equal ids.
   using TypeNameId = uint32_t;
   TypeNameId intern_type_name(std::string_view name);
-  /// An interned schema: a list of type names in column order, equal lists giving equal ids, so comparing two
-  /// entities' schemas is comparing two numbers. kUnknownSchema (the empty list) conflicts with nothing.
-  /// Ids are only meaningful to the mapper that gave them, while its dictionary() is unchanged.
+  /// An interned schema: the output column type names of an entity, in column order. Equal lists give equal ids, so
+  /// comparing two entities' schemas is comparing two numbers. kUnknownSchema (the empty list) conflicts with
+  /// nothing. Ids are only meaningful to the mapper that gave them, while its dictionary() is unchanged.
   struct SchemaId {
     uint32_t value = 0;
     bool operator==(const SchemaId&) const = default;
   };
   static constexpr SchemaId kUnknownSchema{0};
-  /// Throws std::out_of_range for a type name id that was not interned.
-  SchemaId intern_schema(std::span<const TypeNameId> types);
-  /// `count` columns of one type, in a schema given as runs.
+  /// `count` columns of one type.
   struct TypeRun {
     TypeNameId type;
     uint32_t count;
     bool operator==(const TypeRun&) const = default;
   };
-  /// intern_schema of the list the runs spell out (each run's type `count` times, in order): the same id, for
-  /// callers that count their columns per type (a sorted schema of many columns is a handful of runs).
-  SchemaId intern_schema_runs(std::span<const TypeRun> runs);
+  /// The schema of the list the runs spell out (each run's type `count` times, in order): however the list is cut
+  /// into runs, the same id (a sorted schema of many columns is a handful of runs). No columns: kUnknownSchema.
+  /// Throws std::out_of_range for a type name id that was not interned.
+  SchemaId intern_schema(std::span<const TypeRun> runs);
 
-  /// Registers an entity; schema = its output column type names (empty = unknown, conflicts with nothing).
-  EntityId add(EntityKind kind, std::string label, std::vector<std::string> schema = {});
-  /// The same with the schema as interned type names, in column order (for callers registering many entities).
-  EntityId add_with_types(EntityKind kind, std::string label, std::span<const TypeNameId> schema);
-  /// Registers an entity labelled "<prefix> #<number>" (e.g. "HashJoin #12"); the text is built only when the label
-  /// is first read, so registering costs no formatting or allocation. `prefix` must outlive the mapper (a string
-  /// literal or other static text).
-  EntityId add_numbered(EntityKind kind, const char* prefix, int64_t number, std::span<const TypeNameId> schema = {});
-  /// The same labelled "<prefix> #<number><suffix>" (`suffix` static text too).
-  EntityId add_numbered(EntityKind kind, const char* prefix, int64_t number, const char* suffix,
-                        std::span<const TypeNameId> schema = {});
-  /// add_numbered and add_with_types with an interned schema (callers registering many entities of few schemas).
-  EntityId add_numbered(EntityKind kind, const char* prefix, int64_t number, SchemaId schema);
-  EntityId add_with_schema(EntityKind kind, std::string label, SchemaId schema);
+  /// Registers an entity of `kind` with `label` and output schema `schema` (unknown: conflicts with nothing).
+  /// Throws std::out_of_range for a schema id this mapper did not give. Inline, so that a numbered label made at the
+  /// call costs nothing but its entity record (the planning path registers hundreds of entities per query).
+  [[gnu::always_inline]] EntityId add(EntityKind kind, Label label, SchemaId schema = kUnknownSchema) {
+    if (!label.is_numbered()) return add_text(kind, label.text_.get(), schema);
+    if (label.suffix_) return add_suffixed(kind, label.prefix_, label.number_, label.suffix_, schema);
+    return push_entity(kind, schema, label.prefix_, label.number_);
+  }
 
-  /// The Signature entity for `hex` (32 hex digits, any case), created on first use: signatures are interned by
-  /// value, so the same hex always returns the same entity (keeping its first label). `label` defaults to "sig <hex>".
-  EntityId signature(std::string_view hex, std::string label = {});
-  /// The same for a signature given by its 128 bits (`hi` = the first 16 hex digits), labelled `label_prefix` + hex
-  /// (built when first read; `label_prefix` must outlive the mapper: static text).
+  /// The Signature entity of the 128-bit key (`hi` = its first 16 hex digits), created on first use: signatures are
+  /// interned by value, so the same key always gives the same entity, keeping its first label: `label_prefix` + the
+  /// key's 32 lowercase hex digits, spelled when first read (`label_prefix` is static text, as for Label::numbered).
   EntityId signature(uint64_t hi, uint64_t lo, const char* label_prefix = "sig ");
 
-  /// Puts a and b in one group with provenance `stage`, unless their groups' known schemas differ: then the link is
-  /// refused, recorded in refused_links() and returned (strict mode: thrown as MapperConflict).
-  LinkResult link(EntityId a, EntityId b, std::string_view stage);
-  /// An interned stage name, for callers making many links of a few stages (no text compared per link).
+  /// An interned stage name ("bind", "rewrite:push_down_filters", ...): equal names give equal ids.
   using StageId = uint32_t;
-  StageId stage_id(std::string_view stage) { return intern_stage(stage); }
-  /// link() with a stage from stage_id().
-  LinkResult link(EntityId a, EntityId b, StageId stage);
-  /// link() for callers that only need the outcome (a refusal is still recorded in refused_links(), and thrown in
-  /// strict mode): no result object per link.
-  LinkOutcome connect(EntityId a, EntityId b, StageId stage);
-
-  /// A link from an entity to the Signature entity of a 128-bit key, for connect_signatures().
-  struct SignatureLink {
-    EntityId entity;
-    uint64_t hi, lo;           // the key, as for signature(hi, lo, label_prefix)
-    const char* label_prefix;  // static text, as for signature(hi, lo, label_prefix)
-    StageId stage;
-  };
-  /// connect(l.entity, signature(l.hi, l.lo, l.label_prefix), l.stage) for each link, in order (a strict-mode
-  /// refusal throws and leaves the rest undone). For callers linking many entities to their signatures: one call
-  /// for all, so the per-link cost is the interning and the union.
-  void connect_signatures(std::span<const SignatureLink> links);
+  StageId stage_id(std::string_view stage);
+  /// Puts a and b in one group with provenance `stage` (from stage_id()), unless their groups' known schemas differ:
+  /// then the link is refused and recorded in refused_links() (strict mode: also thrown as MapperConflict).
+  /// Throws std::out_of_range for an unknown entity or stage id.
+  LinkOutcome link(EntityId a, EntityId b, StageId stage);
 
   /// Pre-allocates room for `entities` entities (at most `signatures` of them signatures; default: any) and `links`
   /// links.
@@ -105,7 +83,7 @@ class PlanMapper {
   /// kKeptSchemas schemas) is kept too, ids and all: the next query's operators mostly have the same schemas.
   void clear();
 
-  /// Identifies the dictionary of type names and schemas: the ids intern_type_name and intern_schema(_runs) gave
+  /// Identifies the dictionary of type names and schemas: the ids intern_type_name and intern_schema gave
   /// stay valid, and the same names and lists give the same ids, as long as this value is unchanged. Unique among
   /// all mappers of the process; it changes when clear() drops the dictionary (and for a moved-from mapper).
   uint64_t dictionary() const { return dictionary_.value; }
@@ -135,7 +113,8 @@ class PlanMapper {
   const std::vector<std::string>& schema(EntityId id) const { return schema_text(check(id)); }
   /// The stats record of a Stats entity made by attach_stats, else nullopt.
   std::optional<StatsRecord> stats_record(EntityId id) const;
-  /// The Signature entity already interned for `hex`, if any (does not create one).
+  /// The Signature entity already interned for `hex` (32 hex digits, any case), if any: a query, it creates nothing.
+  /// Throws std::invalid_argument if `hex` is not 32 hex digits.
   std::optional<EntityId> find_signature(std::string_view hex) const;
 
   // --- groups ---------------------------------------------------------------------------------------------------
@@ -213,6 +192,9 @@ class PlanMapper {
   const EntityRecord& at(EntityId id) const { return entities_[check(id)]; }
   /// The one place entities are made: every per-entity array grows by one.
   EntityId push_entity(EntityKind kind, SchemaId schema, const char* prefix, int64_t number);
+  /// add() of a text label, and of a numbered label with a suffix.
+  EntityId add_text(EntityKind kind, std::string* label, SchemaId schema);  // label: moved from; null = none
+  EntityId add_suffixed(EntityKind kind, const char* prefix, int64_t number, const char* suffix, SchemaId schema);
   /// Index of `text` in `names`, appended if new (a handful of distinct names per mapper: a linear scan).
   static uint32_t intern(std::vector<std::string>& names, std::string_view text);
   EntityId check(EntityId id) const {
@@ -221,23 +203,25 @@ class PlanMapper {
   }
   [[noreturn]] void throw_unknown_entity(EntityId id) const;
   const std::vector<std::string>& schema_text(EntityId id) const;
-  bool same_schema(EntityId x, EntityId y) const;
-  /// Records (and in strict mode throws) the refusal of connect(a, b, stage), whose groups' schemas are those of
+  bool same_schema(EntityId x, EntityId y) const { return entities_[x].schema == entities_[y].schema; }
+  /// Records (and in strict mode throws) the refusal of link(a, b, stage), whose groups' schemas are those of
   /// holder_a and holder_b; out of line: refusals are rare, their message long.
   [[gnu::noinline, gnu::cold]] LinkOutcome refuse(EntityId a, EntityId b, StageId stage, EntityId holder_a,
                                                    EntityId holder_b);
-  uint32_t intern_stage(std::string_view stage);
   EntityId find_signature_id(SignatureKey key) const;
-  /// The Signature entity of key: found, or made (labelled `lazy_prefix` + hex, or unlabelled if nullptr) and
-  /// interned.
-  EntityId intern_signature(SignatureKey key, const char* lazy_prefix);
-  /// The slot of key in signature_table_ (grown first if a new key would fill it past half); `found` = its entity,
-  /// or kNone if the slot is empty (the key is new).
-  size_t probe_signature(SignatureKey key, EntityId& found);
-  /// Makes the Signature entity of a new key and interns it in the empty slot probe_signature gave.
-  EntityId add_signature(size_t slot, SignatureKey key, const char* lazy_prefix);
-  /// connect() after its stage check.
-  LinkOutcome connect_checked_stage(EntityId a, EntityId b, StageId stage);
+  /// Slot of a key in a signature table of mask + 1 slots, where its probe starts.
+  static size_t signature_slot(uint64_t hi, uint64_t lo, size_t mask) {
+    // splitmix64 finalizer over both halves: keys need not be uniformly random (tests use "aaaa...").
+    uint64_t x = hi ^ (lo * 0x9E3779B97F4A7C15ULL);
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBULL;
+    x ^= x >> 31;
+    return static_cast<size_t>(x) & mask;
+  }
+  /// signature() of a new key: makes its entity and interns it in the empty slot the probe ended at.
+  EntityId add_signature(size_t slot, uint64_t hi, uint64_t lo, const char* label_prefix);
   [[noreturn]] void throw_unknown_stage(StageId stage) const;
   void grow_signature_table(size_t slots);
   const std::string& label_text(EntityId id) const;
@@ -275,12 +259,11 @@ class PlanMapper {
   struct SchemaSpan {
     uint32_t offset, runs;
   };
-  /// intern_schema_runs for runs already maximal.
+  /// intern_schema for runs already maximal.
   SchemaId intern_maximal_runs(std::span<const TypeRun> runs);
   std::vector<TypeRun> schema_pool_;
   std::vector<SchemaSpan> schemas_;
   std::vector<uint32_t> schema_table_;
-  std::vector<TypeNameId> type_scratch_;
   std::vector<TypeRun> run_scratch_;
   // Schemas as text, built per entity when first asked for (node-based: references stay valid).
   mutable std::unordered_map<uint32_t, std::vector<std::string>> schema_text_;  // by schema id
@@ -310,5 +293,45 @@ class PlanMapper {
   bool strict_ = false;
   mutable GroupIndex index_;
 };
+
+// link() and signature() run once or twice per operator on the planning path: inline, with their rare cases (a new
+// key, a full table, a refusal, an unknown id) out of line.
+
+[[gnu::always_inline]] inline LinkOutcome PlanMapper::link(EntityId a, EntityId b, StageId stage) {
+  if (stage >= stages_.size()) [[unlikely]] throw_unknown_stage(stage);
+  const uint32_t ra = uf_.find(check(a));
+  const uint32_t rb = uf_.find(check(b));
+  index_.valid = false;
+  if (ra == rb) {
+    detail::append(links_, LinkRecord{a, b, stage});
+    return LinkOutcome::AlreadyGrouped;
+  }
+  const EntityId holder_a = roots_[ra].schema_holder;
+  const EntityId holder_b = roots_[rb].schema_holder;
+  if (holder_a != kNone && holder_b != kNone && !same_schema(holder_a, holder_b)) [[unlikely]]
+    return refuse(a, b, stage, holder_a, holder_b);
+  // Union-find does the signature unification by itself: a Signature entity is one id, so linking any operator to
+  // it joins that operator's group with the groups of everything already linked to the same signature.
+  const uint32_t root = uf_.link_roots(ra, rb);
+  const EntityId min_member = std::min(roots_[ra].min_member, roots_[rb].min_member);
+  // Both known schemas are equal here; keep the smallest holder so the reported origin does not depend on link order.
+  roots_[root] = RootInfo{min_member, std::min(holder_a, holder_b)};  // kNone is UINT32_MAX: a known holder wins
+  detail::append(links_, LinkRecord{a, b, stage});
+  return LinkOutcome::Merged;
+}
+
+[[gnu::always_inline]] inline EntityId PlanMapper::signature(uint64_t hi, uint64_t lo, const char* label_prefix) {
+  if (2 * (signature_count_ + 1) > signature_table_.size()) [[unlikely]]  // grow at half load: short probes
+    grow_signature_table(std::max<size_t>(64, 2 * signature_table_.size()));
+  const size_t mask = signature_table_.size() - 1;
+  const auto tag = static_cast<uint32_t>(hi);
+  // Open addressing; the tag settles almost every probe without reading signature_keys_.
+  size_t slot = signature_slot(hi, lo, mask);
+  for (; signature_table_[slot].key != kNone; slot = (slot + 1) & mask) {
+    const SignatureSlot& s = signature_table_[slot];
+    if (s.tag == tag && signature_keys_[s.key] == SignatureKey{hi, lo}) return interned_signatures_[s.key].entity;
+  }
+  return add_signature(slot, hi, lo, label_prefix);
+}
 
 }  // namespace hindsight::mapper

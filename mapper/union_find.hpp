@@ -36,16 +36,15 @@ class UnionFind {
 
   /// Unions the sets whose *roots* are ra and rb (ra != rb); returns the root of the union.
   uint32_t link_roots(uint32_t ra, uint32_t rb) {
-    Sets(rank_.data(), parent_.data()).link(ra, rb);
-    // After link one root points at the other: the union's root is whichever still points at itself.
-    return parent_[ra] == ra ? ra : rb;
-  }
-
-  /// Puts x, a singleton just added (rank 0), in root's set: union by rank without comparing ranks (root stays the
-  /// root; its rank becomes at least 1).
-  void attach_singleton(uint32_t x, uint32_t root) {
-    parent_[x] = root;
-    if (rank_[root] == 0) rank_[root] = 1;
+    // disjoint_sets::link's union by rank, rule for rule (the same trees), without the find_set of each root that
+    // link makes first: the caller has just found them.
+    if (rank_[ra] > rank_[rb]) {
+      parent_[rb] = ra;
+      return ra;
+    }
+    parent_[ra] = rb;
+    if (rank_[ra] == rank_[rb]) ++rank_[rb];
+    return rb;
   }
 
   /// Number of ids.

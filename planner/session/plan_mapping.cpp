@@ -212,7 +212,7 @@ mapper::PlanMapper::SchemaId SchemaLister::intern(Count count) {
     const auto n = static_cast<uint32_t>(count(id));
     if (n != 0) runs_.push_back({id, n});
   }
-  return pm_->intern_schema_runs(runs_);
+  return pm_->intern_schema(runs_);
 }
 
 /// "<kind> #<id>", then `suffix`.
@@ -263,10 +263,18 @@ namespace {
 
 constexpr size_t kPooledMappings = 4;
 
+/// A link from an entity to the Signature entity of a 128-bit key, made after the earlier stages' links.
+struct SignatureLink {
+  mapper::EntityId entity;
+  uint64_t hi, lo;           // the key, as for PlanMapper::signature(hi, lo, label_prefix)
+  const char* label_prefix;  // static text
+  mapper::PlanMapper::StageId stage;
+};
+
 /// map_query's working arrays, reused from query to query (each call resets what it uses).
 struct MapScratch {
   SchemaLister schema_of;
-  std::vector<mapper::PlanMapper::SignatureLink> signature_links;
+  std::vector<SignatureLink> signature_links;
   std::vector<mapper::EntityId> ast;  // by AST id + 1
   std::vector<std::pair<std::string_view, mapper::PlanMapper::StageId>> rule_stages;
   std::string stage;
@@ -345,10 +353,11 @@ namespace {
 /// produced (out of line: most mappings have no run).
 [[gnu::noinline]] void map_run(const CompiledQuery& cq, const ExecutedQuery& run, QueryMapping& qm) {
   mapper::PlanMapper& pm = qm.mapper;
+  const mapper::PlanMapper::StageId exec = pm.stage_id("exec");
   for (auto& n : run.exec->nodes) {
     auto e = pm.add(mapper::EntityKind::Exec, short_label(n.role, n.exec_id));
     qm.exec[n.exec_id] = e;
-    if (auto it = qm.physical.find(n.physical_id); it != qm.physical.end()) pm.link(it->second, e, "exec");
+    if (auto it = qm.physical.find(n.physical_id); it != qm.physical.end()) pm.link(it->second, e, exec);
   }
   // The output operator of each physical node carries its observed rows.
   auto attach = [&](const PhysicalOperator& op) {
@@ -403,13 +412,13 @@ QueryMappingPtr map_query(const CompiledQuery& cq, const ExecutedQuery* run, con
     // signature, the same for every join order and algorithm.
     SchemaLister& schema_of = scratch.schema_of;
     schema_of.start(cq.ctx, pm);
-    std::vector<mapper::PlanMapper::SignatureLink>& signature_links = scratch.signature_links;
+    std::vector<SignatureLink>& signature_links = scratch.signature_links;
     signature_links.clear();
     // Without details a label is "<kind> #<id>": left to the mapper to spell when someone reads it.
     auto add = [&](const auto& op, mapper::EntityKind kind, const char* kind_name, NodeEntityMap& entities) {
       const mapper::EntityId e = detailed_labels
-                                     ? pm.add_with_schema(kind, detailed_label(op, kind_name, cq.ctx), schema_of(op.outputs))
-                                     : pm.add_numbered(kind, kind_name, op.id, schema_of(op.outputs));
+                                     ? pm.add(kind, detailed_label(op, kind_name, cq.ctx), schema_of(op.outputs))
+                                     : pm.add(kind, mapper::Label::numbered(kind_name, op.id), schema_of(op.outputs));
       entities.insert_or_assign(op.id, e);
       const ExactSignatures sigs = signer.sign_exact(op);
       signature_links.push_back({e, sigs.exact.hi, sigs.exact.lo, "sig ", signature});
@@ -430,7 +439,8 @@ QueryMappingPtr map_query(const CompiledQuery& cq, const ExecutedQuery* run, con
     auto logical_entity = [&](NodeId id) {
       auto it = m->logical.find(id);
       if (it != m->logical.end()) return it->second;
-      mapper::EntityId e = pm.add_numbered(mapper::EntityKind::Logical, "logical", id, " (rewritten away)");
+      mapper::EntityId e =
+          pm.add(mapper::EntityKind::Logical, mapper::Label::numbered("logical", id, " (rewritten away)"));
       m->logical.insert_or_assign(id, e);
       return e;
     };
@@ -443,8 +453,8 @@ QueryMappingPtr map_query(const CompiledQuery& cq, const ExecutedQuery* run, con
     ast.assign(static_cast<size_t>(max_ast + 2), UINT32_MAX);  // [0]: id -1
     for (auto& l : cq.ast_links) {
       mapper::EntityId& e = ast[static_cast<size_t>(std::max(l.ast_id, -1) + 1)];
-      if (e == UINT32_MAX) e = pm.add_numbered(mapper::EntityKind::Ast, "ast", l.ast_id);
-      pm.connect(e, logical_entity(l.node), bind);
+      if (e == UINT32_MAX) e = pm.add(mapper::EntityKind::Ast, mapper::Label::numbered("ast", l.ast_id));
+      pm.link(e, logical_entity(l.node), bind);
     }
     // rewrite: replaced -> replacement.
     // A few rules make many links: one interned stage per rule name.
@@ -457,13 +467,13 @@ QueryMappingPtr map_query(const CompiledQuery& cq, const ExecutedQuery* run, con
         stage.assign("rewrite:").append(r.rule);
         it = rule_stages.insert(rule_stages.end(), {r.rule, pm.stage_id(stage)});
       }
-      pm.connect(logical_entity(r.before), logical_entity(r.after), it->second);
+      pm.link(logical_entity(r.before), logical_entity(r.after), it->second);
     }
     // physical: logical -> physical.
     for (auto& p : cq.physical_links)
-      if (auto it = m->physical.find(p.physical); it != m->physical.end()) pm.connect(logical_entity(p.logical), it->second, physical);
+      if (auto it = m->physical.find(p.physical); it != m->physical.end()) pm.link(logical_entity(p.logical), it->second, physical);
     // signature: the links listed with the entities above.
-    pm.connect_signatures(signature_links);
+    for (const SignatureLink& l : signature_links) pm.link(l.entity, pm.signature(l.hi, l.lo, l.label_prefix), l.stage);
 
     // exec: physical -> each executable operator it became; with a run, the rows it produced.
     if (run && run->exec) map_run(cq, *run, *m);

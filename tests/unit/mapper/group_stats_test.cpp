@@ -15,7 +15,7 @@ TEST(MapperStatsTest, StatsAreVisibleFromEveryMemberThroughTheGroup) {
   PlanMapper m;
   EntityId logical = m.add(EntityKind::Logical, "Join");
   EntityId exec = m.add(EntityKind::Exec, "HashProbe");
-  m.link(logical, exec, "exec");
+  m.link(logical, exec, m.stage_id("exec"));
   EntityId s = m.attach_stats(exec, {1234, true, "attempt 1"});
   EXPECT_EQ(m.kind(s), EntityKind::Stats);
   EXPECT_TRUE(m.same_group(s, logical));
@@ -68,9 +68,9 @@ TEST(MapperStatsTest, IncompleteNeverHidesCompleteAcrossUnion) {
   m.attach_stats(cte1, {42, true, "run 1"});
   m.attach_stats(cte2, {1e6, false, "cut short"});
   EXPECT_FALSE(m.group_stats(m.group_of(cte2))->complete);
-  EntityId sig = m.signature(std::string(32, 'f'));
-  m.link(cte2, sig, "signature");
-  m.link(cte1, sig, "signature");
+  EntityId sig = m.signature(~uint64_t{0}, ~uint64_t{0});
+  m.link(cte2, sig, m.stage_id("signature"));
+  m.link(cte1, sig, m.stage_id("signature"));
   auto best = m.group_stats(m.group_of(cte2));
   ASSERT_TRUE(best.has_value());
   EXPECT_TRUE(best->complete);

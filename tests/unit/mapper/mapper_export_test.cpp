@@ -1,5 +1,7 @@
 #include "mapper/mapper_export.hpp"
 
+#include "tests/unit/mapper/schema_builder.hpp"
+
 #include <regex>
 #include <set>
 #include <sstream>
@@ -19,16 +21,16 @@ std::set<std::string> keys(const nlohmann::json& object) {
 PlanMapper sample() {
   PlanMapper m;
   EntityId ast = m.add(EntityKind::Ast, "SELECT ... JOIN");
-  EntityId join = m.add(EntityKind::Logical, "Join inner [o_custkey = c_custkey]", {"INT", "VARCHAR"});
+  EntityId join = m.add(EntityKind::Logical, "Join inner [o_custkey = c_custkey]", types(m, {"INT", "VARCHAR"}));
   EntityId hash = m.add(EntityKind::Physical, "HashJoin #12 [orders⋈customer] \"q\" back\\slash");
-  EntityId cte1 = m.add(EntityKind::Logical, "cte a", {"INT"});
-  EntityId cte2 = m.add(EntityKind::Logical, "cte b", {"INT"});
+  EntityId cte1 = m.add(EntityKind::Logical, "cte a", types(m, {"INT"}));
+  EntityId cte2 = m.add(EntityKind::Logical, "cte b", types(m, {"INT"}));
   m.add(EntityKind::Exec, "lonely");
-  m.link(ast, join, "bind");
-  m.link(join, hash, "physical");
-  m.link(cte1, m.signature(std::string(32, '1')), "signature");
-  m.link(cte2, m.signature(std::string(32, '1')), "signature");
-  m.link(cte1, join, "rewrite:bad");  // refused: (INT) vs (INT, VARCHAR)
+  m.link(ast, join, m.stage_id("bind"));
+  m.link(join, hash, m.stage_id("physical"));
+  m.link(cte1, m.signature(0x1111111111111111ULL, 0x1111111111111111ULL), m.stage_id("signature"));
+  m.link(cte2, m.signature(0x1111111111111111ULL, 0x1111111111111111ULL), m.stage_id("signature"));
+  m.link(cte1, join, m.stage_id("rewrite:bad"));  // refused: (INT) vs (INT, VARCHAR)
   m.attach_stats(hash, {10, true, "attempt 1"});
   return m;
 }

@@ -27,6 +27,7 @@ TEST(MapperScaleTest, MillionLinksOverTwoHundredThousandEntitiesMatchReference) 
   PlanMapper m;
   ReferenceUnionFind ref(kEntities);
   for (uint32_t i = 0; i < kEntities; ++i) m.add(i % 2 ? EntityKind::Logical : EntityKind::Physical, "op");
+  const PlanMapper::StageId rewrite = m.stage_id("rewrite"), physical = m.stage_id("physical");
 
   // Links between near neighbours (i, i+1..i+2), so the final partition has many groups rather than one giant one.
   std::mt19937 rng(7);
@@ -43,7 +44,7 @@ TEST(MapperScaleTest, MillionLinksOverTwoHundredThousandEntitiesMatchReference) 
       ++finds;
       continue;
     }
-    EXPECT_TRUE(m.link(a, b, i % 3 ? "rewrite" : "physical").accepted());
+    EXPECT_NE(m.link(a, b, i % 3 ? rewrite : physical), LinkOutcome::Refused);
     ref.unite(a, b);
   }
   EXPECT_EQ(agree, finds);
