@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <functional>
 #include <type_traits>
 
 #include "mapper/append.hpp"
@@ -399,7 +400,7 @@ void PlanSigner::set_cte(int index, const LogicalOperator& root) {
 }
 
 void PlanSigner::forget(NodeId id) {
-  if (id < t_->join_sets.size()) t_->join_sets[id].valid = false;
+  if (id < t_->join_sets.size()) t_->join_sets[id].valid = t_->join_sets[id].templ_valid = false;
   if (Slot* s = t_->logical.find(id)) s->valid = s->templ_valid = false;
   if (Slot* s = t_->physical.find(id)) s->valid = s->templ_valid = false;
 }
@@ -711,15 +712,17 @@ PlanSigner::Slot& PlanSigner::signed_slot_of(const Op& op, bool templ) {
   sc.exact_children.clear();
   sc.templ_children.clear();
   bool children_same = true;  // every input's template is known and is its exact signature
-  auto add = [&](const Slot& s) {
-    push(sc.exact_children, s.sigs.exact);
-    if (templ) push(sc.templ_children, s.sigs.templ);
-    children_same = children_same && s.templ_valid && s.sigs.templ == s.sigs.exact;
+  const InputRule rule = input_rule(op);
+  auto add = [&](const Op& c) {
+    const InputSigs s = input_signatures(c, rule, templ);
+    push(sc.exact_children, s.exact);
+    if (templ) push(sc.templ_children, s.templ);
+    children_same = children_same && s.same;
   };
-  for (auto& c : op.children) add(*slots.find(c->id));
-  if (producer) add(*slots.find(producer->id));
+  for (auto& c : op.children) add(*c);
+  if (producer) add(*producer);
   sign_form(op, kind_text(op), slot, templ, children_same);
-  if constexpr (logical) slot.sigs.join_set = join_set(op);
+  if constexpr (logical) slot.sigs.join_set = join_set(op, slot);
   else slot.sigs.join_set.reset();
   slot.valid = true;
   define_outputs(op, slot);
@@ -729,18 +732,62 @@ PlanSigner::Slot& PlanSigner::signed_slot_of(const Op& op, bool templ) {
 
 template <class Op>
 void PlanSigner::sign_template_of(const Op& op, Slot& slot) {
-  SlotTable& slots = std::is_same_v<Op, LogicalOperator> ? t_->logical : t_->physical;
   for (auto& c : op.children) signed_slot_of(*c, true);
   const Op* producer = producer_of(op);
   if (producer) signed_slot_of(*producer, true);
   sc_ = &scratch(depth_);
   Scratch& sc = *sc_;
   sc.templ_children.clear();
-  for (auto& c : op.children) sc.templ_children.push_back(slots.find(c->id)->sigs.templ);
-  if (producer) sc.templ_children.push_back(slots.find(producer->id)->sigs.templ);
+  const InputRule rule = input_rule(op);
+  for (auto& c : op.children) sc.templ_children.push_back(input_signatures(*c, rule, true).templ);
+  if (producer) sc.templ_children.push_back(input_signatures(*producer, rule, true).templ);
   slot.sigs.templ = template_form_signature(op, kind_text(op));
   slot.templ_valid = true;
+  if constexpr (std::is_same_v<Op, LogicalOperator>)
+    if (inner_join(op)) template_join_set(op, slot);
   last_conj_.reset();
+}
+
+PlanSigner::InputRule PlanSigner::input_rule(const LogicalOperator& parent) {
+  if (parent.kind == LogicalKind::UnionAll) return InputRule::Positional;
+  return inner_join(parent) ? InputRule::JoinTree : InputRule::Relation;
+}
+
+PlanSigner::InputRule PlanSigner::input_rule(const PhysicalOperator& parent) {
+  return parent.kind == PhysicalOpKind::UnionAll ? InputRule::Positional : InputRule::JoinTree;
+}
+
+PlanSigner::InputSigs PlanSigner::input_signatures(const LogicalOperator& c, InputRule rule, bool templ) {
+  const LogicalOperator* n = &c;
+  // A projection changes no row: what a parent computes over its columns is named by their
+  // lineage, which already holds the projected expressions.
+  if (rule != InputRule::Positional)
+    while (n->kind == LogicalKind::Project) n = n->children[0].get();
+  const Slot& s = *t_->logical.find(n->id);
+  InputSigs out;
+  if (rule == InputRule::Relation && inner_join(*n)) {
+    const JoinSetSlot& js = t_->join_sets[n->id];
+    out.exact = *s.sigs.join_set;
+    out.same = js.templ_valid && js.templ_sig == out.exact;
+    if (templ) out.templ = js.templ_sig;
+    return out;
+  }
+  out.exact = s.sigs.exact;
+  out.same = s.templ_valid && s.sigs.templ == s.sigs.exact;
+  if (templ) out.templ = s.sigs.templ;
+  return out;
+}
+
+PlanSigner::InputSigs PlanSigner::input_signatures(const PhysicalOperator& c, InputRule rule, bool templ) {
+  const PhysicalOperator* n = &c;
+  if (rule != InputRule::Positional)
+    while (n->kind == PhysicalOpKind::Project) n = n->children[0].get();
+  const Slot& s = *t_->physical.find(n->id);
+  InputSigs out;
+  out.exact = s.sigs.exact;
+  out.same = s.templ_valid && s.sigs.templ == s.sigs.exact;
+  if (templ) out.templ = s.sigs.templ;
+  return out;
 }
 
 PlanSigner::Slot& PlanSigner::signed_slot(const LogicalOperator& op, bool templ) { return signed_slot_of(op, templ); }
@@ -751,7 +798,7 @@ PlanSigner::Slot& PlanSigner::signed_slot(const PhysicalOperator& op, bool templ
 const NodeSignatures& PlanSigner::sign(const LogicalOperator& op) { return signed_slot(op, true).sigs; }
 
 
-std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op) {
+std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op, const Slot& slot) {
   if (!inner_join(op)) return std::nullopt;
   // Children are signed (and their sets recorded) before their parent: this join's set is theirs
   // (an input that is not an inner join is one input) plus its own predicates.
@@ -759,7 +806,7 @@ std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op) {
   sig::JoinSet set;
   for (auto& c : op.children) {
     if (inner_join(*c) && c->id < t_->join_sets.size() && t_->join_sets[c->id].valid) set.merge(t_->join_sets[c->id].set);
-    else set.add_input(t_->logical.find(c->id)->sigs.exact);
+    else set.add_input(input_signatures(*c, InputRule::Relation, false).exact);
   }
   t_->join_preds.clear();
   const auto& conds = op.as<LogicalJoin>().conditions;
@@ -777,8 +824,56 @@ std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op) {
     }
   }
   add_predicates(set);
-  t_->join_sets[op.id] = JoinSetSlot{set, true};
-  return set.signature();
+  const Signature signature = set.signature();
+  JoinSetSlot& js = t_->join_sets[op.id];
+  js.set = set;
+  js.valid = true;
+  js.templ_valid = false;
+  if (slot.templ_valid) {
+    if (slot.sigs.templ == slot.sigs.exact) {
+      // No constant in the tree: the template set is the exact one.
+      js.templ_set = set;
+      js.templ_sig = signature;
+      js.templ_valid = true;
+    } else {
+      template_join_set(op, slot);
+    }
+  }
+  return signature;
+}
+
+void PlanSigner::template_join_set(const LogicalOperator& op, const Slot&) {
+  sig::JoinSet set;
+  for (auto& c : op.children) {
+    if (inner_join(*c)) set.merge(t_->join_sets[c->id].templ_set);  // its template is known: so is its set
+    else set.add_input(input_signatures(*c, InputRule::Relation, true).templ);
+  }
+  // The same predicates as the exact set (each distinct exact predicate once), by template digest.
+  std::vector<Digests>& preds = t_->templ_preds;
+  preds.clear();
+  std::function<void(const Expr&)> split = [&](const Expr& e) {
+    if (e.kind == ExprKind::And) {
+      for (auto& k : e.children) split(*k);
+      return;
+    }
+    preds.push_back(expr_digests(e));
+  };
+  for (auto& c : op.as<LogicalJoin>().conditions) {
+    if (is_normalized_for_signature(*c)) {
+      split(*c);
+    } else {
+      ExprPtr n = normalize_for_signature(*c);
+      split(*n);
+    }
+  }
+  std::sort(preds.begin(), preds.end(), [](const Digests& a, const Digests& b) { return a.exact < b.exact; });
+  preds.erase(std::unique(preds.begin(), preds.end(), [](const Digests& a, const Digests& b) { return a.exact == b.exact; }),
+              preds.end());
+  for (const Digests& p : preds) set.add_predicate(p.templ);
+  JoinSetSlot& js = t_->join_sets[op.id];
+  js.templ_set = set;
+  js.templ_sig = set.signature();
+  js.templ_valid = true;
 }
 
 void PlanSigner::predicate_digests(const Expr& condition, std::vector<sig::Signature>& out) {
@@ -800,7 +895,10 @@ sig::Signature PlanSigner::join_set_of(const std::vector<const LogicalOperator*>
                                       const std::vector<const Expr*>& conditions) {
   // As join_set(): each condition normalized on its own, AND-split into predicates.
   sig::JoinSet set;
-  for (const LogicalOperator* op : inputs) set.add_input(signed_slot(*op, false).sigs.exact);
+  for (const LogicalOperator* op : inputs) {
+    signed_slot(*op, false);
+    set.add_input(input_signatures(*op, InputRule::Relation, false).exact);
+  }
   t_->join_preds.clear();
   for (const Expr* c : conditions) predicate_digests(*c, t_->join_preds);
   add_predicates(set);

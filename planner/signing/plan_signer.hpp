@@ -157,8 +157,27 @@ class PlanSigner {
   /// predicate is digested once, at the join that applies it).
   struct JoinSetSlot {
     sig::JoinSet set;
+    sig::JoinSet templ_set;     // the template flavour: template inputs and predicate digests
+    sig::Signature templ_sig;   // templ_set.signature()
     bool valid = false;
+    bool templ_valid = false;   // set whenever the join's slot has its template
   };
+  /// What a parent writes for one input (docs/signatures.md, "inputs"): a positional parent (union)
+  /// the input's own signature; an inner join the signature of the input seen through projections;
+  /// any other parent the same, but an inner-join tree by its join-set signature.
+  enum class InputRule : uint8_t { Positional, JoinTree, Relation };
+  struct InputSigs {
+    sig::Signature exact, templ;  // templ only when asked for
+    bool same = false;            // the template is known and equals the exact signature
+  };
+  static InputRule input_rule(const LogicalOperator& parent);
+  static InputRule input_rule(const PhysicalOperator& parent);
+  /// The signatures a parent under `rule` writes for its input `c` (signed already; its template
+  /// too if `templ`).
+  InputSigs input_signatures(const LogicalOperator& c, InputRule rule, bool templ);
+  InputSigs input_signatures(const PhysicalOperator& c, InputRule rule, bool templ);
+  /// Computes the template join set of inner join `op` (its children's templates known).
+  void template_join_set(const LogicalOperator& op, const Slot& slot);
 
   /// Reused buffers (encoders, digest stacks), one set per thread and nesting depth: signing
   /// allocates nothing per node once they have grown, and a new signer (one per estimate() of the
@@ -236,7 +255,7 @@ class PlanSigner {
   sig::Signature output_digest(std::string_view kind, const sig::Signature& producer, size_t i);
   void define_outputs(const LogicalOperator& op, const Slot& slot);
   void define_outputs(const PhysicalOperator& op, const Slot& slot);
-  std::optional<sig::Signature> join_set(const LogicalOperator& op);
+  std::optional<sig::Signature> join_set(const LogicalOperator& op, const Slot& slot);
 
   /// What a signer knows, by node and column id; pooled per thread (acquire_tables).
   struct Tables {
@@ -250,6 +269,7 @@ class PlanSigner {
     std::vector<JoinSetSlot> join_sets;       // by node id
     std::vector<PendingLineage> pending;      // LineageSlot::pending - 1 indexes it
     std::vector<sig::Signature> join_preds;   // scratch: one join's own predicate digests
+    std::vector<Digests> templ_preds;         // scratch: the same, both digests (template join sets)
     void reset();
   };
   static std::unique_ptr<Tables> acquire_tables();
