@@ -87,7 +87,8 @@ void expect_order_free(const std::string& select_list, std::vector<std::string> 
   std::vector<std::string> variants;
   for (int i = 0; i < 6; ++i) {
     std::string from;
-    for (size_t k = 0; k < rels.size(); ++k) from += (k ? ", " : "") + rels[k] + " t" + std::to_string(i) + "_" + std::to_string(k);
+    for (size_t k = 0; k < rels.size(); ++k)
+      from += (k ? ", " : "") + rels[k] + " t" + std::to_string(i) + "_" + std::to_string(k);
     std::string w;
     for (size_t k = 0; k < where.size(); ++k) w += (k ? " AND " : "") + where[k];
     variants.push_back("SELECT " + select_list + " FROM " + from + " WHERE " + w + tail);
@@ -111,11 +112,14 @@ TEST(JoinOrderInvarianceTest, FourWayJoinWithGroupingSortAndLimitInEveryWrittenO
 }
 
 TEST(JoinOrderInvarianceTest, TemplatesAreOrderFreeTooAndConstantsStillCount) {
-  const Root a = root("SELECT count(*) FROM nation, region WHERE n_regionkey = r_regionkey AND r_name = 'ASIA'", foundation());
-  const Root b = root("SELECT count(*) FROM region, nation WHERE r_name = 'EUROPE' AND r_regionkey = n_regionkey", foundation());
-  const Root c = root("SELECT count(*) FROM region, nation WHERE r_name = 'ASIA' AND r_regionkey = n_regionkey", foundation());
-  EXPECT_NE(a.exact, b.exact);   // another constant
-  EXPECT_EQ(a.templ, b.templ);   // the same template, whatever the order
+  const Root a =
+      root("SELECT count(*) FROM nation, region WHERE n_regionkey = r_regionkey AND r_name = 'ASIA'", foundation());
+  const Root b =
+      root("SELECT count(*) FROM region, nation WHERE r_name = 'EUROPE' AND r_regionkey = n_regionkey", foundation());
+  const Root c =
+      root("SELECT count(*) FROM region, nation WHERE r_name = 'ASIA' AND r_regionkey = n_regionkey", foundation());
+  EXPECT_NE(a.exact, b.exact);  // another constant
+  EXPECT_EQ(a.templ, b.templ);  // the same template, whatever the order
   EXPECT_EQ(a.exact, c.exact);
   EXPECT_EQ(a.templ, c.templ);
   EXPECT_NE(a.exact, a.templ);
@@ -198,8 +202,10 @@ TEST(ColumnPruningInvarianceTest, ProjectionsStillDifferAndUnionsArePositional) 
   EXPECT_NE(root("SELECT count(*) FROM (SELECT n_nationkey + 1 AS x FROM nation) t WHERE x > 3").exact,
             root("SELECT count(*) FROM (SELECT n_nationkey * 2 AS x FROM nation) t WHERE x > 3").exact);
   // A union's outputs are its inputs' columns by position: its inputs' projections are part of it.
-  EXPECT_NE(root("SELECT sum(x) FROM (SELECT n_nationkey AS x FROM nation UNION ALL SELECT r_regionkey FROM region) u").exact,
-            root("SELECT sum(x) FROM (SELECT n_regionkey AS x FROM nation UNION ALL SELECT r_regionkey FROM region) u").exact);
+  EXPECT_NE(
+      root("SELECT sum(x) FROM (SELECT n_nationkey AS x FROM nation UNION ALL SELECT r_regionkey FROM region) u").exact,
+      root("SELECT sum(x) FROM (SELECT n_regionkey AS x FROM nation UNION ALL SELECT r_regionkey FROM region) u")
+          .exact);
 }
 
 TEST(ColumnPruningInvarianceTest, CteReferencesDoNotDependOnTheColumnsTheyRead) {
