@@ -21,7 +21,12 @@ namespace hindsight::sig {
 ///      join-set signatures hash short fixed-layout headers instead of encoder token sequences.
 ///   4: a column reference in an expression is named by the column's lineage digest itself, not by a digest of a
 ///      "ref" token over it: a reference is what it refers to (and one hash per referenced column fewer).
-inline constexpr uint32_t SIGNATURE_VERSION = 4;
+///   5: a plan node names its inputs as relations (docs/signatures.md, "Inputs"): a node above an inner-join
+///      tree names it by the tree's join-set signature (its template by the template join set), so it signs
+///      the same whatever the join order; an input projection is seen through (its expressions are in the
+///      lineage of the columns read above it), so pruning does not change a signature; a CTE reference no
+///      longer lists the producer columns it reads. The byte format and hash layouts are unchanged.
+inline constexpr uint32_t SIGNATURE_VERSION = 5;
 
 /// A 128-bit stable signature. Compared by value; `hi` is the more significant half.
 struct Signature {

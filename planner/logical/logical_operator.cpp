@@ -103,7 +103,9 @@ void LogicalValues::write_params(ParamWriter& w) const {
 
 void LogicalCteRef::write_params(ParamWriter& w) const {
   w.display("cte", cte_name);
-  w.columns("columns", producer_columns, true);
+  // Which of the producer's columns a reference reads is not part of its signature (its columns
+  // sign by the producer's lineage, as a scan's by table and column): pruning must not change it.
+  if (w.wants_display()) w.columns("columns", producer_columns, true);
 }
 
 void split_conjuncts(ExprPtr e, std::vector<ExprPtr>& out) {

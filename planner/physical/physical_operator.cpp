@@ -119,7 +119,9 @@ void PhysicalValues::write_params(ParamWriter& w) const {
 }
 void PhysicalCteScan::write_params(ParamWriter& w) const {
   w.display("cte", cte_name);
-  w.columns("columns", producer_columns, true);
+  // Which of the producer's columns a reference reads is not part of its signature (its columns
+  // sign by the producer's lineage, as a scan's by table and column): pruning must not change it.
+  if (w.wants_display()) w.columns("columns", producer_columns, true);
 }
 void PhysicalExchange::write_params(ParamWriter& w) const {
   w.text("kind", exchange_kind_name(exchange));

@@ -37,38 +37,9 @@ struct ExactSignatures {
 /// mapper only need sign_exact(); EXPLAIN, stats look-ups and the stats store call sign(). Either
 /// way a node's three signatures are the same values.
 ///
-/// Encoding (SIGNATURE_VERSION 4): every expression node and every column lineage is named by a
-/// 128-bit digest, sig::hash128 of its canonical bytes, and a parent writes its children's digests
-/// (CanonicalEncoder::sig) instead of copying their bytes; unordered operands (AND/OR operands,
-/// IN lists, commutative operands, join key pairs) are sets or sorted by digest. Digests:
-///   base column      H(begin("column") str(table) str(column))
-///   other column     H(begin("unknown_column") str(name) str(type))
-///   column ref       the column's lineage digest (since version 4: a reference is what it refers
-///                      to, so a renamed or projected-through column reads as its origin)
-///   constant         H(constant(type tag, value))               (a typed placeholder in template mode)
-///   call             H(begin("call") str(op) str(type) list(sig(child)...))   (commutative: sorted;
-///                      a > b and a >= b are written as b < a and b <= a)
-///   and / or         H(begin("and"|"or") set(sig(child)...))
-///   in / not_in      H(begin("in"|"not_in") sig(child0) set(sig(value)...))
-///   other kinds      H(begin(kind) boolean(negated) boolean(has_else) str(type) list(sig(child)...))
-///   project output   the digest of its (normalized) expression
-///   aggregate output H(begin("aggregate_output") field("groups") set(sig(lineage)...)
-///                      field("aggregate") list(list(str(kind) boolean(distinct) sig(lineage)|null)))
-///   union output i   H(begin("union_output") sig(union node signature) i64(i))
-///   physical-only i  H(begin("physical_output") sig(producer node signature) i64(i)), for an output
-///                    column of a physical node whose lineage is not known yet: sign the logical plan
-///                    first (as compile_query does), or the physical signatures differ
-/// A node's form = begin(kind) + its parameters (ParamWriter) with expressions and columns as
-/// digests (the exact form with exact digests, the template form with template digests), in the
-/// CanonicalEncoder format written by sig::TokenWriter. Each
-/// expression is normalized and digested once for both; a node whose form holds only digests
-/// equal in both modes and whose children's templates equal their exact signatures has its exact
-/// signature as template (the same bytes); any other template is written and hashed on first use.
-/// The template digest of a union or physical-only output column, which needs its producer's
-/// template, is likewise left pending until a template form or an expression asks for it. Join-set
-/// signatures are sig::JoinSet sums over the exact signatures of the inputs and the exact digests
-/// of the normalized join predicates (each join's own predicates de-duplicated), accumulated join
-/// by join from the children's sets.
+/// What each signature is made of (digests, node forms, what a parent writes for each input, templates,
+/// join sets) is specified in docs/signatures.md (SIGNATURE_VERSION 5), which also maps the concepts to
+/// the plan_signer_*.cpp files that implement them.
 class PlanSigner {
  public:
   explicit PlanSigner(const PlanContext& ctx);
@@ -109,11 +80,14 @@ class PlanSigner {
   sig::Signature expr_signature(const Expr& e, bool templ);
 
  private:
-  friend class SignatureParamWriter;
+  friend class SignatureParamWriter;  // the node form writer (plan_signer_internal.hpp)
 
   struct Digests {
     sig::Signature exact, templ;
   };
+
+  // ---- Core: slots, scratch, the walk, inputs (plan_signer.cpp) ----
+
   struct Slot {
     NodeSignatures sigs;
     bool valid = false;        // exact and join_set computed
@@ -139,6 +113,44 @@ class PlanSigner {
     std::vector<std::unique_ptr<Slot[]>> chunks_;
     uint32_t count_ = 0;
   };
+
+  /// Reused buffers (encoders, digest stacks), one set per thread and nesting depth: signing
+  /// allocates nothing per node once they have grown, and a new signer (one per estimate() of the
+  /// cardinality model) starts warm. Never used across a call out of the signer. Depth 0 serves all
+  /// signing but a producer's template computed while another node's form is being written
+  /// (resolve_template), which uses the next depth's.
+  struct Scratch;
+  static inline Scratch& scratch(size_t depth);  // defined in plan_signer_internal.hpp
+  static Scratch& scratch_slow(size_t depth);
+  static constinit thread_local Scratch* top_scratch_;  // this thread's depth-0 scratch, once made
+
+  /// The slot of a signed node, its children signed first: exact signature and join set, and the
+  /// template when `templ` or when it is the exact signature.
+  Slot& signed_slot(const LogicalOperator& op, bool templ);
+  Slot& signed_slot(const PhysicalOperator& op, bool templ);
+  template <class Op>
+  Slot& signed_slot_of(const Op& op, bool templ);
+  /// The plan a CTE reference reads (its last input), else nullptr.
+  const LogicalOperator* producer_of(const LogicalOperator& op) const;
+  static const PhysicalOperator* producer_of(const PhysicalOperator&) { return nullptr; }
+
+  /// What a parent writes for one input (docs/signatures.md, "Inputs"): a positional parent (union)
+  /// the input's own signature; an inner join the signature of the input seen through projections;
+  /// any other parent the same, but an inner-join tree by its join-set signature.
+  enum class InputRule : uint8_t { Positional, JoinTree, Relation };
+  struct InputSigs {
+    sig::Signature exact, templ;  // templ only when asked for
+    bool same = false;            // the template is known and equals the exact signature
+  };
+  static inline InputRule input_rule(const LogicalOperator& parent);  // inline: plan_signer_internal.hpp
+  static inline InputRule input_rule(const PhysicalOperator& parent);
+  /// The signatures a parent under `rule` writes for its input `c` (signed already; its template
+  /// too if `templ`).
+  inline InputSigs input_signatures(const LogicalOperator& c, InputRule rule, bool templ);
+  inline InputSigs input_signatures(const PhysicalOperator& c, InputRule rule, bool templ);
+
+  // ---- Expression digests and column lineage (plan_signer_expressions.cpp) ----
+
   /// A column's lineage digests. The table outlives signers (pooled): a slot counts only if its
   /// epoch is the signer's, so a new signer starts with every column unknown without a fill.
   struct LineageSlot {
@@ -153,36 +165,6 @@ class PlanSigner {
     const PhysicalOperator* physical = nullptr;  // a physical node ("physical_output")
     uint32_t index = 0;
   };
-  /// The join set of the inner-join tree under an inner join, accumulated from its children's (each
-  /// predicate is digested once, at the join that applies it).
-  struct JoinSetSlot {
-    sig::JoinSet set;
-    bool valid = false;
-  };
-
-  /// Reused buffers (encoders, digest stacks), one set per thread and nesting depth: signing
-  /// allocates nothing per node once they have grown, and a new signer (one per estimate() of the
-  /// cardinality model) starts warm. Never used across a call out of the signer. Depth 0 serves all
-  /// signing but a producer's template computed while another node's form is being written
-  /// (resolve_template), which uses the next depth's.
-  struct Scratch;
-  static Scratch& scratch(size_t depth);
-  static Scratch& scratch_slow(size_t depth);
-  static thread_local Scratch* top_scratch_;  // this thread's depth-0 scratch, once made
-
-  /// The slot of a signed node, its children signed first: exact signature and join set, and the
-  /// template when `templ` or when it is the exact signature.
-  Slot& signed_slot(const LogicalOperator& op, bool templ);
-  Slot& signed_slot(const PhysicalOperator& op, bool templ);
-  template <class Op>
-  Slot& signed_slot_of(const Op& op, bool templ);
-  /// Computes the template of a node signed without it, its children's first (their digests again).
-  template <class Op>
-  void sign_template_of(const Op& op, Slot& slot);
-  /// The plan a CTE reference reads (its last input), else nullptr.
-  const LogicalOperator* producer_of(const LogicalOperator& op) const;
-  static const PhysicalOperator* producer_of(const PhysicalOperator&) { return nullptr; }
-
   /// Both digests of a column's lineage (a pending template digest is computed first).
   const Digests& lineage_digests(ColumnId id);
   /// The slot of column id with its lineage known (base and unknown columns are digested on first
@@ -209,34 +191,70 @@ class PlanSigner {
   /// pending if the producer's template is not known yet.
   template <class Op>
   void define_output(ColumnId id, const Op& producer, const Slot& slot, size_t i);
-  /// Computes the pending template digest of column id (signing its producer's template).
-  void resolve_template(ColumnId id);
   /// Digests of an expression as it is (already normalized).
   Digests expr_digests(const Expr& e);
+  /// Digests of one expression node whose children's digests are on the scratch digest stack from
+  /// `base` (popped); `same`: every child's template digest is its exact one and the node is no
+  /// constant.
+  inline Digests node_digests(ExprKind kind, const Expr* e, size_t base, bool same);
   /// Digests of an expression after normalize_for_signature.
   Digests normalized_expr_digests(const Expr& e);
   /// Digests of the conjunction of `conj` after normalization (the whole conjunction normalized
   /// as one expression); remembers what the join set needs.
   Digests conjunction_digests(const std::vector<ExprPtr>& conj);
-  void split_predicate_digests(const Expr& e, std::vector<sig::Signature>& out);
-  /// Exact digests of one join condition's predicates (normalized, AND-split), appended to out.
-  void predicate_digests(const Expr& condition, std::vector<sig::Signature>& out);
-  /// Adds the join predicates in t_->join_preds to set, each distinct digest once.
-  void add_predicates(sig::JoinSet& set);
+  Digests aggregate_output_digests(const LogicalAggregate& a, size_t i);
+  /// H(begin(kind) sig(producer) i64(i)): a union or physical-only output column's lineage digest.
+  sig::Signature output_digest(std::string_view kind, const sig::Signature& producer, size_t i);
+  /// Defines the lineage of the columns a signed node produces.
+  void define_outputs(const LogicalOperator& op, const Slot& slot);
+  void define_outputs(const PhysicalOperator& op, const Slot& slot);
+
+  // ---- Node forms (plan_signer_forms.cpp) ----
+
   /// Exact signature of a node (and its template if `templ`, else if it is the exact signature):
   /// its form (kind + parameters) over the children's signatures in sc_->exact_children /
   /// templ_children (filled if `templ`); `children_same`: every child's template is its exact one.
   template <class Op>
   void sign_form(const Op& op, std::string_view kind, Slot& slot, bool templ, bool children_same);
+
+  // ---- Templates (plan_signer_templates.cpp) ----
+
+  /// Computes the template of a node signed without it, its children's first (their digests again).
+  template <class Op>
+  void sign_template_of(const Op& op, Slot& slot);
   /// Template signature of a node signed without it: its template form over sc_->templ_children.
   template <class Op>
   sig::Signature template_form_signature(const Op& op, std::string_view kind);
-  Digests aggregate_output_digests(const LogicalAggregate& a, size_t i);
-  /// H(begin(kind) sig(producer) i64(i)): a union or physical-only output column's lineage digest.
-  sig::Signature output_digest(std::string_view kind, const sig::Signature& producer, size_t i);
-  void define_outputs(const LogicalOperator& op, const Slot& slot);
-  void define_outputs(const PhysicalOperator& op, const Slot& slot);
-  std::optional<sig::Signature> join_set(const LogicalOperator& op);
+  /// Computes the pending template digest of column id (signing its producer's template).
+  void resolve_template(ColumnId id);
+
+  // ---- Join sets (plan_signer_join_sets.cpp) ----
+
+  /// The join set of the inner-join tree under an inner join, accumulated from its children's (each
+  /// predicate is digested once, at the join that applies it).
+  struct JoinSetSlot {
+    sig::JoinSet set;
+    sig::JoinSet templ_set;     // the template flavour: template inputs and predicate digests
+    bool valid = false;
+    bool templ_valid = false;   // set whenever the join's slot has its template
+    bool templ_same = false;    // templ_set is set (no constant in the tree)
+  };
+  /// The join-set signature of inner join `op` (nullopt for any other node), its children's sets
+  /// known; also its template set if the slot has its template.
+  std::optional<sig::Signature> join_set(const LogicalOperator& op, const Slot& slot);
+  /// Computes the template join set of inner join `op` (its children's templates known).
+  void template_join_set(const LogicalOperator& op);
+  /// The digests (exact or template) of a join's own predicates, each condition normalized on its
+  /// own and AND-split, into t_->join_preds; reuses what its form's conjunction computed.
+  inline void own_predicates(const LogicalJoin& j, bool templ);
+  /// Digests (exact or template) of one join condition's predicates (normalized, AND-split),
+  /// appended to out.
+  void predicate_digests(const Expr& condition, std::vector<sig::Signature>& out, bool templ);
+  void split_predicate_digests(const Expr& e, std::vector<sig::Signature>& out, bool templ);
+  /// Adds the join predicates in t_->join_preds to set, each distinct digest once.
+  void add_predicates(sig::JoinSet& set);
+
+  // ---- State ----
 
   /// What a signer knows, by node and column id; pooled per thread (acquire_tables).
   struct Tables {
@@ -266,7 +284,7 @@ class PlanSigner {
   // and join_set (which would otherwise normalize the same expressions again).
   const std::vector<ExprPtr>* last_conj_src_ = nullptr;
   ExprPtr last_conj_;                            // the normalized conjunction, if it had to be built
-  std::vector<sig::Signature> last_conj_parts_;  // else: exact digests of the (already normal) conjuncts
+  std::vector<Digests> last_conj_parts_;         // else: digests of the (already normal) conjuncts
   const std::vector<ExprPtr>* last_exprs_src_ = nullptr;
   std::vector<Digests> last_exprs_;
 };

@@ -18,7 +18,7 @@ TEST(Hash128Test, GoldenValueIsPinned) {
   EXPECT_EQ(hash128("hindsight").hex(), "93b67e8f09ea603d60853163b1acd487");
   EXPECT_EQ(hash128("").hex(), "d0f503063effeae6c1ec98da705d4ea8");
   EXPECT_EQ(HASH128_SEED, 0x48494E4453494748ULL);
-  EXPECT_EQ(SIGNATURE_VERSION, 4u);
+  EXPECT_EQ(SIGNATURE_VERSION, 5u);
 }
 
 // The library really is the specified XXH3-128 (reference value of `xxhsum -H2` on empty input, seed 0).
@@ -52,15 +52,16 @@ TEST(Hash128Test, TreeSignatureGoldenValueIsPinned) {
   CanonicalEncoder e;
   e.begin("scan").field("table").str("nation");
   Signature leaf = tree_signature(e.bytes(), {});
-  // Re-pinned for SIGNATURE_VERSION 4, where column references are named by their lineage (07f95ed7... under
-  // version 3, which has fixed-layout headers and join sets as sums; 0ac67acc... and 2fab07e9... under version 2,
-  // e746cd07... under version 1).
-  EXPECT_EQ(leaf.hex(), "36e9eb75a035360fa1ea2d1038f62dbd");
+  // Re-pinned for SIGNATURE_VERSION 5, where nodes name their inputs as relations (join sets, projections seen
+  // through); only the version in the header changed these values (36e9eb75... and 4bffeec3... under version 4,
+  // where column references are named by their lineage; 07f95ed7... under version 3, which has fixed-layout
+  // headers and join sets as sums; 0ac67acc... and 2fab07e9... under version 2, e746cd07... under version 1).
+  EXPECT_EQ(leaf.hex(), "82d9e70cbc90ae85c2bd1ebc861406e2");
   const Signature p = hash128("p");
   EXPECT_EQ(join_set_signature_of_digests(std::vector<Signature>{leaf, leaf}, std::vector<Signature>{p}).hex(),
-            "4bffeec37def5d1db0f2f698c89ebda4");
+            "c398de4aa5d67a08d243e5ac830b6e17");
   // The form-based variant names each predicate by H(form).
-  EXPECT_EQ(join_set_signature({leaf, leaf}, {"p"}).hex(), "4bffeec37def5d1db0f2f698c89ebda4");
+  EXPECT_EQ(join_set_signature({leaf, leaf}, {"p"}).hex(), "c398de4aa5d67a08d243e5ac830b6e17");
 }
 
 TEST(Hash128Test, TreeSignatureIsTheDocumentedLayout) {

@@ -1,0 +1,118 @@
+// Join-set signatures (docs/signatures.md, "Join sets"): an inner-join tree's inputs and
+// predicates as order-free sums, accumulated join by join from the children's sets; their
+// template flavour; and the set of relations the join enumerator asks for before building it.
+#include <algorithm>
+
+#include "planner/signing/expr_normalizer.hpp"
+#include "planner/signing/plan_signer_internal.hpp"
+#include "signatures/hash128.hpp"
+
+namespace hindsight {
+
+using sig::Signature;
+using signing::inner_join;
+
+[[gnu::always_inline]] inline void PlanSigner::own_predicates(const LogicalJoin& j, bool templ) {
+  t_->join_preds.clear();
+  const auto& conds = j.conditions;
+  if (last_conj_src_ == &conds) {  // digested just now for the node's form: not again
+    if (!last_conj_ && last_conj_parts_.size() == conds.size()) {
+      // Every condition was already normal (neither AND nor OR): each is one predicate.
+      for (const Digests& d : last_conj_parts_) t_->join_preds.push_back(templ ? d.templ : d.exact);
+      return;
+    }
+    if (conds.size() == 1 && last_conj_) {
+      split_predicate_digests(*last_conj_, t_->join_preds, templ);
+      return;
+    }
+  }
+  for (auto& c : conds) predicate_digests(*c, t_->join_preds, templ);
+}
+
+std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op, const Slot& slot) {
+  if (!inner_join(op)) return std::nullopt;
+  // Children are signed (and their sets recorded) before their parent: this join's set is theirs
+  // (an input that is not an inner join is one input) plus its own predicates.
+  if (op.id >= t_->join_sets.size()) t_->join_sets.resize(std::max<size_t>(op.id + 1, 2 * t_->join_sets.size()));
+  sig::JoinSet set;
+  for (auto& c : op.children) {
+    if (inner_join(*c))
+      set.merge(t_->join_sets[c->id].set);
+    else
+      set.add_input(input_signatures(*c, InputRule::Relation, false).exact);
+  }
+  own_predicates(op.as<LogicalJoin>(), false);
+  add_predicates(set);
+  const Signature signature = set.signature();
+  JoinSetSlot& js = t_->join_sets[op.id];
+  js.set = set;
+  js.valid = true;
+  js.templ_valid = js.templ_same = false;
+  if (slot.templ_valid) {
+    if (slot.sigs.templ == slot.sigs.exact) {
+      // No constant in the tree: the template set is the exact one.
+      js.templ_set = set;
+      js.templ_valid = js.templ_same = true;
+    } else {
+      template_join_set(op);
+    }
+  }
+  return signature;
+}
+
+void PlanSigner::template_join_set(const LogicalOperator& op) {
+  // As join_set(), over template inputs and template predicate digests.
+  sig::JoinSet set;
+  for (auto& c : op.children) {
+    if (inner_join(*c))
+      set.merge(t_->join_sets[c->id].templ_set);  // its template is known: so is its set
+    else
+      set.add_input(input_signatures(*c, InputRule::Relation, true).templ);
+  }
+  own_predicates(op.as<LogicalJoin>(), true);
+  add_predicates(set);
+  JoinSetSlot& js = t_->join_sets[op.id];
+  js.templ_set = set;
+  js.templ_valid = true;
+  js.templ_same = false;
+}
+
+void PlanSigner::split_predicate_digests(const Expr& e, std::vector<Signature>& out, bool templ) {
+  if (e.kind == ExprKind::And) {
+    for (auto& c : e.children) split_predicate_digests(*c, out, templ);
+    return;
+  }
+  const Digests d = expr_digests(e);
+  out.push_back(templ ? d.templ : d.exact);
+}
+
+void PlanSigner::predicate_digests(const Expr& condition, std::vector<sig::Signature>& out, bool templ) {
+  if (is_normalized_for_signature(condition)) {
+    split_predicate_digests(condition, out, templ);
+  } else {
+    ExprPtr n = normalize_for_signature(condition);
+    split_predicate_digests(*n, out, templ);
+  }
+}
+
+void PlanSigner::add_predicates(sig::JoinSet& set) {
+  std::sort(t_->join_preds.begin(), t_->join_preds.end());
+  t_->join_preds.erase(std::unique(t_->join_preds.begin(), t_->join_preds.end()), t_->join_preds.end());
+  for (const Signature& p : t_->join_preds) set.add_predicate(p);
+}
+
+sig::Signature PlanSigner::join_set_of(const std::vector<const LogicalOperator*>& inputs,
+                                       const std::vector<const Expr*>& conditions) {
+  // As join_set(): inputs as relations, each condition normalized on its own and AND-split.
+  sig::JoinSet set;
+  for (const LogicalOperator* op : inputs) {
+    signed_slot(*op, false);
+    set.add_input(input_signatures(*op, InputRule::Relation, false).exact);
+  }
+  t_->join_preds.clear();
+  for (const Expr* c : conditions) predicate_digests(*c, t_->join_preds, false);
+  add_predicates(set);
+  return set.signature();
+}
+
+}  // namespace hindsight
