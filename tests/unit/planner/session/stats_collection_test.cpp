@@ -178,6 +178,12 @@ TEST(StatsFeedbackTest, ALaterQueryInAnotherJoinOrderGetsTheObservedRows) {
   auto actual = observed_output(r.executed, *join);
   ASSERT_TRUE(actual && actual->complete);
   EXPECT_EQ(join->estimated_rows, static_cast<double>(actual->rows));
+  // The aggregate above the join too: its signature digests the join set, not the join order.
+  const PhysicalOperator* final_agg = find_physical(*r.compiled->physical, [](const PhysicalOperator& op) {
+    return op.kind == PhysicalOpKind::HashAggregate && op.logical_id != 0;
+  });
+  ASSERT_TRUE(final_agg);
+  EXPECT_EQ(final_agg->estimate_source, stats::EstimateSource::Runtime);
   // Both filtered scans too.
   for (const char* table : {"orders", "customer"}) {
     const PhysicalOperator* scan = find_physical(*r.compiled->physical, [&](const PhysicalOperator& op) {

@@ -42,8 +42,12 @@ class RecordingSource final : public stats::StatsSource {
 std::unique_ptr<CompiledQuery> compile_with(const std::string& sql, const Settings& settings,
                                             const stats::StatsSource& source) {
   auto stmts = sql::parse_sql(sql);
+  // Not owned: the caller keeps the source alive.
+  StatsProvider provider = [&source](const std::vector<stats::TableVersion>&) {
+    return std::shared_ptr<const stats::StatsSource>(std::shared_ptr<const stats::StatsSource>{}, &source);
+  };
   return compile_query(testing::tpch_db(), *stmts.at(0)->as<sql::SelectStatement>().query, sql, settings,
-                       /*sign_plans=*/true, &source);
+                       /*sign_plans=*/true, provider);
 }
 
 bool inner_join(const LogicalOperator& op) {
