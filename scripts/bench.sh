@@ -29,6 +29,20 @@ python3 "$ROOT/bench/tpch_vs_sqlite.py" --bin "$BIN" --data "$DATA" \
   --sqlite-db "$BUILD/data/tpch-sf$SF.sqlite" --queries "$ROOT/tests/differential/tpch" \
   --repeat "${REPEAT:-3}" --timeout "${TIMEOUT:-300}"
 
+# What remembering costs (collection + the store, against stats_scope=off) and the headroom it has
+# (plans with true cardinalities against the model's, on skewed data).
+SKEW_DATA=$BUILD/data/tpch-sf$SF-skew1
+if [ ! -f "$SKEW_DATA/catalog.json" ]; then
+  echo "bench: generating TPC-H SF $SF --skew 1 into $SKEW_DATA"
+  rm -rf "$SKEW_DATA.partial"
+  "$BIN" gen tpch --sf "$SF" --skew 1 --out "$SKEW_DATA.partial"
+  rm -rf "$SKEW_DATA"
+  mv "$SKEW_DATA.partial" "$SKEW_DATA"
+fi
+echo
+python3 "$ROOT/bench/feedback_bench.py" --bin "$BIN" --data "$DATA" --skew-data "$SKEW_DATA" \
+  --repeat "${REPEAT:-3}" --timeout "${TIMEOUT:-300}" || echo "bench: feedback benchmark failed"
+
 # Does memory_limit bound the process? Peak RSS per (query, limit) against tables + limit + slack.
 echo
 python3 "$ROOT/bench/memory_bound.py" --bin "$BIN" --data "$DATA" --timeout "${TIMEOUT:-300}" || echo "bench: memory bound exceeded"

@@ -73,3 +73,8 @@ set_tests_properties(cli_robustness PROPERTIES FIXTURES_REQUIRED tpch_uniform TI
 
 # Random queries over a small dataset with NULLs, against SQLite and by ternary logic partitioning.
 include(${CMAKE_SOURCE_DIR}/tests/random/random.cmake)
+# Feedback through the CLI: observations reach later processes, stale data is ignored, damaged stores never fail a
+# query, export/import keep the estimates (a data folder the script makes).
+add_test(NAME cli_feedback
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/feedback_cli_test.py --bin $<TARGET_FILE:hindsight>)
+set_tests_properties(cli_feedback PROPERTIES TIMEOUT 300)
