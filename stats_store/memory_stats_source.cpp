@@ -34,7 +34,8 @@ std::shared_ptr<const MemoryStatsSource> MemoryStatsSource::Builder::finish(std:
       total += n;
       versions += fmt::format("{}{}", versions.empty() ? "" : ", ", version);
     }
-    warnings.push_back(fmt::format("{} observations of signature version {} ignored (this build uses version {})",
+    warnings.push_back(fmt::format("{} observations of signature version {} ignored (this build uses version {}; "
+                                   "`hindsight stats gc` removes them)",
                                    total, versions, sig::SIGNATURE_VERSION));
   }
   ignored_by_version_.clear();

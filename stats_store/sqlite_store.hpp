@@ -106,7 +106,8 @@ class SqliteStatsStore final : public StatsRepository {
   /// Every kind stored under the signature; `hex` is 32 hex digits or a unique-enough prefix (>= 4).
   std::vector<SignatureDetail> show(const std::string& hex, size_t max_observations = 32);
   StoreSummary summary();
-  /// Removes signatures not observed for `older_than_ms` (and history, attempts, queries no longer
+  /// Removes signatures not observed for `older_than_ms` and those of another SIGNATURE_VERSION (which can
+  /// never answer again), and the history, attempts, queries no longer
   /// referenced). Returns the signatures removed.
   uint64_t gc(int64_t older_than_ms);
   void clear();

@@ -130,7 +130,11 @@ uint64_t SqliteStatsStore::gc(int64_t older_than_ms) {
   write_transaction([&] {
     db_->statement("CREATE TEMP TABLE IF NOT EXISTS gc_victims(id INTEGER PRIMARY KEY)").run();
     db_->statement("DELETE FROM temp.gc_victims").run();
-    db_->statement("INSERT INTO temp.gc_victims SELECT id FROM signatures WHERE last_seen_ms < ?1").bind(1, cutoff).run();
+    // Signatures of another SIGNATURE_VERSION can never answer again, whatever their age.
+    db_->statement("INSERT INTO temp.gc_victims SELECT id FROM signatures WHERE last_seen_ms < ?1 OR signature_version <> ?2")
+        .bind(1, cutoff)
+        .bind(2, int64_t{sig::SIGNATURE_VERSION})
+        .run();
     removed = static_cast<uint64_t>(sqlite3_changes64(db_->raw()));
     db_->exec(
         "DELETE FROM observations WHERE signature_id IN (SELECT id FROM temp.gc_victims);"

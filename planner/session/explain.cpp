@@ -84,7 +84,16 @@ void render(const PhysicalOperator& op, const CompiledQuery& cq, const ExecutedQ
   for (auto& c : op.children) render(*c, cq, run, mapping, depth + 1, out);
 }
 
-nlohmann::json logical_json(const LogicalOperator& op, const CompiledQuery& cq, const QueryMapping* mapping) {
+/// The physical operator that implements logical node `id` (produces exactly its rows), if any.
+const PhysicalOperator* implementing(const PhysicalOperator& op, NodeId id) {
+  if (op.logical_id == id) return &op;
+  for (auto& c : op.children)
+    if (auto* p = implementing(*c, id)) return p;
+  return nullptr;
+}
+
+nlohmann::json logical_json(const LogicalOperator& op, const CompiledQuery& cq, const PhysicalOperator& physical,
+                            const ExecutedQuery* run, const QueryMapping* mapping) {
   nlohmann::json details = nlohmann::json::object();
   for (auto& p : op.params(cq.ctx)) details[p.key] = p.value;
   nlohmann::json node = {{"id", op.id},
@@ -100,7 +109,14 @@ nlohmann::json logical_json(const LogicalOperator& op, const CompiledQuery& cq, 
   node["template_signature"] = cq.signer->sign(op).templ.hex();
   if (mapping)
     if (auto g = mapping->group_of_logical(op.id)) node["group"] = *g;
-  for (auto& c : op.children) node["children"].push_back(logical_json(*c, cq, mapping));
+  if (run)
+    if (const PhysicalOperator* p = implementing(physical, op.id))
+      if (auto a = observed_output(*run, *p)) {
+        node["actual_rows"] = a->rows;
+        node["actual_complete"] = a->complete;
+        node["q_error"] = q_error(op.estimated_rows, static_cast<double>(a->rows));
+      }
+  for (auto& c : op.children) node["children"].push_back(logical_json(*c, cq, physical, run, mapping));
   return node;
 }
 
@@ -158,13 +174,13 @@ std::string explain_text(const CompiledQuery& cq, const ExecutedQuery* run, cons
 }
 
 nlohmann::json explain_json(const CompiledQuery& cq, const ExecutedQuery* run, const QueryMapping* mapping) {
-  nlohmann::json j = {{"logical", logical_json(*cq.logical, cq, mapping)},
+  nlohmann::json j = {{"logical", logical_json(*cq.logical, cq, *cq.physical, run, mapping)},
                       {"physical", physical_json(*cq.physical, cq, run, mapping)}};
   if (!cq.ctes.empty()) {
     j["ctes"] = nlohmann::json::array();
     for (auto& c : cq.ctes)
       j["ctes"].push_back({{"name", c.name},
-                           {"logical", logical_json(*c.logical, cq, mapping)},
+                           {"logical", logical_json(*c.logical, cq, *c.physical, run, mapping)},
                            {"physical", physical_json(*c.physical, cq, run, mapping)}});
   }
   return j;

@@ -137,6 +137,10 @@ TEST(SqliteStatsStoreTest, OtherSignatureVersionsAreIgnoredWithOneWarning) {
   auto w = store.take_warnings();
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0].find("2 observations of signature version"), std::string::npos) << w[0];
+  // They can never answer again: gc removes them whatever their age, and the warning goes with them.
+  EXPECT_EQ(store.gc(int64_t{365} * 86400000), 2u);
+  EXPECT_TRUE(store.snapshot(kT, 0.1)->find(StatsSource::KeyKind::Exact, sig_of(3)));
+  EXPECT_TRUE(store.take_warnings().empty());
 }
 
 TEST(SqliteStatsStoreTest, HistoryIsBoundedAndShowNamesTheQueries) {
