@@ -41,6 +41,9 @@ def run_cli(args, verb: str, data: str, query: str, sets: list[str], extra: list
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:
         return None, args.timeout
+    except OSError as e:  # e.g. the binary is being rebuilt
+        print(f"  cannot run {args.bin}: {e}", file=sys.stderr)
+        return None, 0.0
     wall = (time.perf_counter() - t0) * 1000
     try:
         obj = json.loads(proc.stdout)
