@@ -27,6 +27,15 @@ def run(binary, *args):
     return p.returncode, p.stdout, p.stderr
 
 
+def signature_version():
+    """SIGNATURE_VERSION of this build's source (rows of another version are ignored, and gc removes them)."""
+    import re
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "signatures", "signature.hpp")) as f:
+        return int(re.search(r"SIGNATURE_VERSION\s*=\s*(\d+)", f.read()).group(1))
+
+
+VERSION = signature_version()
 SIG_A = "0123456789abcdef0123456789abcdef"
 SIG_B = "fedcba9876543210fedcba9876543210"
 SIG_C = "00000000000000000000000000000abc"
@@ -47,9 +56,9 @@ def fill(path):
             "last_build_rows, last_build_bytes, last_cpu_ns, last_wall_ns, first_seen_ms, last_seen_ms, last_attempt_id, "
             "input_count")
     rows = [
-        (1, "exact", SIG_A, 4, "Filter", "filter(t, a > 5)", 2, 2, 0, 42, 82, 40, 42, 0, 336, 1000, 0, 0, 5, 6, old, now, 2, 1),
-        (2, "exact", SIG_B, 4, "Limit", "limit(t, 3)", 1, 0, 1, 0, 0, 0, 0, 3, 24, 10, 0, 0, 1, 1, now, now, 3, 1),
-        (3, "join_set", SIG_C, 4, "Join", "join{t, u}", 1, 1, 0, 7, 7, 7, 7, 0, 0, 0, 5, 50, 1, 1, old, old, 1, 1),
+        (1, "exact", SIG_A, VERSION, "Filter", "filter(t, a > 5)", 2, 2, 0, 42, 82, 40, 42, 0, 336, 1000, 0, 0, 5, 6, old, now, 2, 1),
+        (2, "exact", SIG_B, VERSION, "Limit", "limit(t, 3)", 1, 0, 1, 0, 0, 0, 0, 3, 24, 10, 0, 0, 1, 1, now, now, 3, 1),
+        (3, "join_set", SIG_C, VERSION, "Join", "join{t, u}", 1, 1, 0, 7, 7, 7, 7, 0, 0, 0, 5, 50, 1, 1, old, old, 1, 1),
     ]
     for r in rows:
         db.execute(f"INSERT INTO signatures({cols}) VALUES ({', '.join('?' * len(r))})", r)
