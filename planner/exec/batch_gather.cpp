@@ -55,7 +55,7 @@ void append_moved(ColumnVector& dst, ColumnVector&& src) {
   }
   if (dst.type.physical() != PhysicalKind::String) return dst.append_all(src);
   size_t base = dst.size();
-  dst.strs.reserve(base + src.strs.size());
+  grow_for_append(dst.strs, src.strs.size());
   for (auto& s : src.strs) dst.strs.push_back(std::move(s));
   if (src.has_nulls() || dst.has_nulls()) {
     if (dst.nulls.empty()) dst.nulls.assign(base, 0);
