@@ -85,6 +85,27 @@ void gather_batch(const Batch& in, const std::vector<uint32_t>& sel, Batch& out)
   out.rows = sel.size();
 }
 
+void gather_batch_moved(Batch& in, const std::vector<uint32_t>& sel, Batch& out) {
+  out.columns.resize(in.columns.size());
+  for (size_t c = 0; c < in.columns.size(); ++c) {
+    ColumnVector& src = in.columns[c];
+    ColumnVector& dst = out.columns[c];
+    dst.clear();
+    dst.type = src.type;
+    if (src.type.physical() != PhysicalKind::String) {
+      dst.append_selected(src, sel);
+      continue;
+    }
+    grow_for_append(dst.strs, sel.size());
+    for (uint32_t r : sel) dst.strs.push_back(std::move(src.strs[r]));
+    if (src.has_nulls()) {
+      dst.nulls.resize(sel.size());
+      for (size_t k = 0; k < sel.size(); ++k) dst.nulls[k] = src.nulls[sel[k]];
+    }
+  }
+  out.rows = sel.size();
+}
+
 void append_selected_columns(const std::vector<ColumnVector>& src, const std::vector<uint32_t>& sel,
                              std::vector<ColumnVector>& dst, size_t first) {
   for (size_t c = 0; c < src.size(); ++c) dst[first + c].append_selected(src[c], sel);
