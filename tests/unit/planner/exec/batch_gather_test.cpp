@@ -47,5 +47,30 @@ TEST(BatchGatherTest, MovedGatherEqualsCopyingGatherAndMovesTheStrings) {
     if (!moved.columns[0].is_null(k)) EXPECT_EQ(moved.columns[0].strs[k].data(), heap[k]) << k;
 }
 
+// A repartition appends each consumer's rows to its pending batch: appending moved rows after rows already there
+// keeps the NULL mask aligned whether the destination, the source or neither has one.
+TEST(BatchGatherTest, AppendSelectedMovedAppendsAfterExistingRows) {
+  Batch src = mixed_batch();
+  ColumnVector dst(DataType::varchar());
+  dst.append_string("first");
+  dst.append_string(std::string(40, 'z'));
+  const std::vector<uint32_t> sel = {1, 3, 4, 10};  // row 3 is NULL
+  ColumnVector expected = dst;
+  expected.append_selected(src.columns[0], sel);
+  append_selected_moved(dst, src.columns[0], sel);
+  ASSERT_EQ(dst.size(), 6u);
+  EXPECT_EQ(dst.strs, expected.strs);
+  EXPECT_EQ(dst.nulls, expected.nulls);
+  EXPECT_TRUE(dst.is_null(3));
+  EXPECT_FALSE(dst.is_null(1));
+
+  ColumnVector ints(DataType::bigint());
+  append_selected_moved(ints, src.columns[1], sel);  // non-string columns are copied as append_selected does
+  ColumnVector ints_expected(DataType::bigint());
+  ints_expected.append_selected(src.columns[1], sel);
+  EXPECT_EQ(ints.ints, ints_expected.ints);
+  EXPECT_EQ(ints.nulls, ints_expected.nulls);
+}
+
 }  // namespace
 }  // namespace hindsight
