@@ -9,7 +9,8 @@
   SQLite runs the correlated subqueries of Q4, Q21... as nested scans for hours; Hindsight gets
   no index). Queries run in process through Python's sqlite3; the time is execute + fetchall.
   SQLite runs the `qNN.sqlite.sql` twin where there is one (dialect only, same query).
-- Hindsight: `hindsight query --data DIR --format json -f qNN.sql`, one process per run. The time
+- Hindsight: `hindsight query --data DIR --format json --set stats_scope=off -f qNN.sql` (the model's plans,
+  the same in every run; feedback is measured by feedback_bench.py), one process per run. The time
   is the `elapsed_ms` the CLI reports for the query (summed over attempts if it re-executed); when
   the CLI does not report it, it is the process wall time minus the median wall time of a trivial
   query (`SELECT 1`), which removes process start and data loading. The output says which.
@@ -100,7 +101,8 @@ def time_hindsight(args, path: str, baseline: list, sets=()) -> tuple[float | No
     """(ms, rows, how, error). `baseline` is a one-element cache [None | (ms, sql)]."""
     times, rows, how = [], None, ""
     for _ in range(args.repeat):
-        res = hh.run_hindsight_query(args.bin, args.data, file=path, timeout=args.timeout, sets=sets)
+        res = hh.run_hindsight_query(args.bin, args.data, file=path, timeout=args.timeout,
+                                     sets=("stats_scope=off",) + tuple(sets))
         if not res.ok:
             return None, None, "", res.describe_failure()
         rows = len(res.rows)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# make bench: TPC-H Q1-Q22 on Hindsight and on SQLite over the same generated data.
+# make bench: TPC-H Q1-Q22 on Hindsight and on SQLite over the same generated data, then against DuckDB
+# (engine time at 1 and 2 threads; needs node and npm, else skipped with a note).
 #   scripts/bench.sh [BUILD_DIR]      env: SF (default 0.1), REPEAT (runs per query, default 3),
 #                                     TIMEOUT (seconds per run, default 300)
+# SF=1 make bench is the reference run.
 # Data is generated once into BUILD_DIR/data/tpch-sf$SF and loaded once into the SQLite file
 # BUILD_DIR/data/tpch-sf$SF.sqlite; later runs reuse both.
 set -euo pipefail
@@ -28,6 +30,12 @@ fi
 python3 "$ROOT/bench/tpch_vs_sqlite.py" --bin "$BIN" --data "$DATA" \
   --sqlite-db "$BUILD/data/tpch-sf$SF.sqlite" --queries "$ROOT/tests/differential/tpch" \
   --repeat "${REPEAT:-3}" --timeout "${TIMEOUT:-300}"
+
+# DuckDB peer: @duckdb/node-api installed once into BUILD_DIR/peer, tables loaded into memory first.
+echo
+python3 "$ROOT/bench/tpch_vs_duckdb.py" --bin "$BIN" --sf-dir "$DATA" --peer "$BUILD/peer" \
+  --query-dir "$ROOT/tests/differential/tpch" --threads 1,2 --repeat "${REPEAT:-3}" --timeout "${TIMEOUT:-300}" \
+  || echo "bench: the DuckDB comparison reported problems (above)"
 
 # What remembering costs (collection + the store, against stats_scope=off) and the headroom it has
 # (plans with true cardinalities against the model's, on skewed data).

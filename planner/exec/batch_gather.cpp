@@ -55,7 +55,7 @@ void append_moved(ColumnVector& dst, ColumnVector&& src) {
   }
   if (dst.type.physical() != PhysicalKind::String) return dst.append_all(src);
   size_t base = dst.size();
-  dst.strs.reserve(base + src.strs.size());
+  grow_for_append(dst.strs, src.strs.size());
   for (auto& s : src.strs) dst.strs.push_back(std::move(s));
   if (src.has_nulls() || dst.has_nulls()) {
     if (dst.nulls.empty()) dst.nulls.assign(base, 0);
@@ -81,6 +81,29 @@ void gather_batch(const Batch& in, const std::vector<uint32_t>& sel, Batch& out)
     out.columns[c].clear();
     out.columns[c].type = in.columns[c].type;
     out.columns[c].append_selected(in.columns[c], sel);
+  }
+  out.rows = sel.size();
+}
+
+void append_selected_moved(ColumnVector& dst, ColumnVector& src, const std::vector<uint32_t>& sel) {
+  if (src.type.physical() != PhysicalKind::String) return dst.append_selected(src, sel);
+  const size_t base = dst.size();
+  grow_for_append(dst.strs, sel.size());
+  for (uint32_t r : sel) dst.strs.push_back(std::move(src.strs[r]));
+  if (src.has_nulls() || dst.has_nulls()) {
+    if (dst.nulls.empty()) dst.nulls.assign(base, 0);
+    dst.nulls.resize(base + sel.size(), 0);
+    if (src.has_nulls())
+      for (size_t k = 0; k < sel.size(); ++k) dst.nulls[base + k] = src.nulls[sel[k]];
+  }
+}
+
+void gather_batch_moved(Batch& in, const std::vector<uint32_t>& sel, Batch& out) {
+  out.columns.resize(in.columns.size());
+  for (size_t c = 0; c < in.columns.size(); ++c) {
+    out.columns[c].clear();
+    out.columns[c].type = in.columns[c].type;
+    append_selected_moved(out.columns[c], in.columns[c], sel);
   }
   out.rows = sel.size();
 }

@@ -27,6 +27,13 @@ int64_t append_batch_moved(std::vector<ColumnVector>& dst, Batch&& in);
 
 /// out = the rows of `in` listed in `sel`, all columns.
 void gather_batch(const Batch& in, const std::vector<uint32_t>& sel, Batch& out);
+/// dst.append_selected(src, sel) for a source that is discarded afterwards: selected strings are moved out of
+/// `src` (left empty there). `sel` must not repeat a row.
+void append_selected_moved(ColumnVector& dst, ColumnVector& src, const std::vector<uint32_t>& sel);
+/// gather_batch() for a source that is discarded afterwards: the selected strings are moved out of `in` (no
+/// copy of their heap blocks); `in` keeps its shape but its selected strings are left empty. `sel` must be
+/// strictly increasing (as evaluate_filter() makes it).
+void gather_batch_moved(Batch& in, const std::vector<uint32_t>& sel, Batch& out);
 /// Appends the rows `sel` of every column of `src` to the columns of `dst` starting at column `first`.
 void append_selected_columns(const std::vector<ColumnVector>& src, const std::vector<uint32_t>& sel,
                              std::vector<ColumnVector>& dst, size_t first);

@@ -1,5 +1,6 @@
 #include "planner/exec/group_table.hpp"
 
+#include "planner/common/error.hpp"
 #include "planner/exec/key_columns.hpp"
 #include "planner/storage/bucketing.hpp"
 
@@ -13,7 +14,7 @@ GroupTable::GroupTable(std::vector<DataType> key_types) {
 
 int64_t GroupTable::byte_size() const {
   return key_bytes_ + static_cast<int64_t>(group_hashes_.capacity() * sizeof(uint64_t) +
-                                           slots_.capacity() * sizeof(uint32_t));
+                                           slots_.capacity() * sizeof(uint64_t));
 }
 
 void GroupTable::clear() {
@@ -36,7 +37,7 @@ void GroupTable::grow() {
   for (size_t g = 0; g < groups_; ++g) {
     size_t s = slot_of(group_hashes_[g], shift_);
     while (slots_[s] != kEmpty) s = (s + 1) & mask;
-    slots_[s] = static_cast<uint32_t>(g);
+    slots_[s] = slot_value(group_hashes_[g], static_cast<uint32_t>(g));
   }
 }
 
@@ -51,6 +52,7 @@ uint32_t GroupTable::add_group(const std::vector<const ColumnVector*>& keys, siz
     if (keys_[c].has_nulls()) key_bytes_ += 1;
   }
   group_hashes_.push_back(hash);
+  HS_ASSERT(groups_ < UINT32_MAX - 1, "more than 4G groups");
   return static_cast<uint32_t>(groups_++);
 }
 
@@ -65,14 +67,16 @@ void GroupTable::probe(const std::vector<const ColumnVector*>& keys, size_t rows
   refresh();
   const int64_t* in_ints = kSingleInt ? keys[0]->ints.data() : nullptr;
   size_t mask = slots_.size() - 1;
+  // The slots of a batch are scattered: request them all before the first is needed.
+  for (size_t r = 0; r < rows; ++r) __builtin_prefetch(slots_.data() + slot_of(hashes_[r], shift_));
   for (size_t r = 0; r < rows; ++r) {
     const uint64_t h = hashes_[r];
     size_t s = slot_of(h, shift_);
     while (true) {
-      uint32_t g = slots_[s];
-      if (g == kEmpty) {
-        g = add_group(keys, r, h);
-        slots_[s] = g;
+      const uint64_t slot = slots_[s];
+      if (slot == kEmpty) {
+        const uint32_t g = add_group(keys, r, h);
+        slots_[s] = slot_value(h, g);
         group_ids[r] = g;
         if (groups_ * 2 > slots_.size()) {
           grow();
@@ -81,13 +85,18 @@ void GroupTable::probe(const std::vector<const ColumnVector*>& keys, size_t rows
         refresh();
         break;
       }
+      if (!tag_matches(slot, h)) {
+        s = (s + 1) & mask;
+        continue;
+      }
+      const auto g = static_cast<uint32_t>(slot);
       if constexpr (kSingleInt) {
         if (stored[0].ints[g] == in_ints[r]) {
           group_ids[r] = g;
           break;
         }
       } else {
-        if (group_hashes_[g] == h && keys_equal(in, r, stored, g)) {
+        if (keys_equal(in, r, stored, g)) {  // the tag matched: a full hash check would read one more line
           group_ids[r] = g;
           break;
         }

@@ -26,7 +26,11 @@ class GroupTable {
   void clear();
 
  private:
-  static constexpr uint32_t kEmpty = UINT32_MAX;
+  /// A slot: the low 32 bits of the group's hash (a tag that rejects most other groups without reading their
+  /// keys) above its group id; kEmpty when free.
+  static constexpr uint64_t kEmpty = UINT64_MAX;
+  static uint64_t slot_value(uint64_t hash, uint32_t group) { return (hash << 32) | group; }
+  static bool tag_matches(uint64_t slot, uint64_t hash) { return (slot >> 32) == (hash & 0xFFFFFFFFu); }
   template <bool kSingleInt>
   void probe(const std::vector<const ColumnVector*>& keys, size_t rows, std::vector<uint32_t>& group_ids);
   uint32_t add_group(const std::vector<const ColumnVector*>& keys, size_t row, uint64_t hash);
@@ -34,7 +38,7 @@ class GroupTable {
 
   std::vector<ColumnVector> keys_;
   std::vector<uint64_t> group_hashes_;
-  std::vector<uint32_t> slots_;
+  std::vector<uint64_t> slots_;
   int shift_ = 60;
   size_t groups_ = 0;
   int64_t key_bytes_ = 0;

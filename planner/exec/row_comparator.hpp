@@ -51,7 +51,13 @@ class RowComparator {
   std::vector<Key> keys_;
 };
 
-/// Sorts `perm` (row indexes into `columns`) stably by `keys`.
+/// Sorts `perm` (row indexes into `columns`) by `keys`, ties in ascending row index (stable for a perm in row
+/// order, as the operators pass it). O(n log n) comparisons of 16-byte entries holding a normalized image of
+/// the first key (8 bytes of it for a string); runs that tie are refined with the next 8 bytes or the next key,
+/// so rows are read once per level rather than once per comparison. Same order as RowComparator.
+/// Needs sort_scratch_bytes(perm.size()) of scratch memory besides `perm` (callers charge it).
 void sort_rows(const std::vector<ColumnVector>& columns, const std::vector<SortKey>& keys, std::vector<uint32_t>& perm);
+/// Scratch bytes sort_rows() allocates for `rows` rows.
+size_t sort_scratch_bytes(size_t rows);
 
 }  // namespace hindsight

@@ -73,7 +73,7 @@ void ColumnVector::append_selected(const ColumnVector& src, const std::vector<ui
       for (size_t k = 0; k < sel.size(); ++k) dbls[base + k] = src.dbls[sel[k]];
       break;
     case PhysicalKind::String:
-      strs.reserve(base + sel.size());
+      grow_for_append(strs, sel.size());
       for (size_t k = 0; k < sel.size(); ++k) strs.push_back(src.strs[sel[k]]);
       break;
   }

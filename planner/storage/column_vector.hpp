@@ -8,6 +8,15 @@
 
 namespace hindsight {
 
+/// Makes room in `v` for `extra` more elements, growing its capacity geometrically (at least doubling).
+/// Never `v.reserve(v.size() + extra)` on a vector that keeps growing: an exact reserve reallocates (and moves
+/// every element) on each append, which makes accumulating n rows in batches O(n^2).
+template <typename T>
+void grow_for_append(std::vector<T>& v, size_t extra) {
+  const size_t need = v.size() + extra;
+  if (need > v.capacity()) v.reserve(need > 2 * v.capacity() ? need : 2 * v.capacity());
+}
+
 /// A typed column of values with an optional null mask. Exactly one of ints/dbls/strs is used,
 /// chosen by type.physical(). `nulls` is either empty (no NULLs) or has one byte per row (1 = NULL).
 struct ColumnVector {

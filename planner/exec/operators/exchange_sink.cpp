@@ -47,7 +47,7 @@ bool ExchangeSinkOp::next_impl(Batch& out) {
   return false;
 }
 
-void ExchangeSinkOp::route(const Batch& in) {
+void ExchangeSinkOp::route(Batch& in) {
   std::vector<const ColumnVector*> keys;
   keys.reserve(buffer_->keys().size());
   for (int k : buffer_->keys()) keys.push_back(&in.columns[static_cast<size_t>(k)]);
@@ -58,7 +58,9 @@ void ExchangeSinkOp::route(const Batch& in) {
   for (size_t c = 0; c < pending_.size(); ++c) {
     if (selections_[c].empty()) continue;
     Batch& p = pending_[c];
-    append_selected_columns(in.columns, selections_[c], p.columns, 0);
+    // Each row goes to one consumer and `in` is dropped afterwards: its strings change hands, uncopied.
+    for (size_t col = 0; col < in.columns.size(); ++col)
+      append_selected_moved(p.columns[col], in.columns[col], selections_[c]);
     p.rows += selections_[c].size();
     if (p.rows >= kBatchSize) flush(c);
   }

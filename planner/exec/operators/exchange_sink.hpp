@@ -22,7 +22,7 @@ class ExchangeSinkOp : public ExecOperator {
   bool next_impl(Batch& out) override;
 
  private:
-  void route(const Batch& in);
+  void route(Batch& in);
   void flush(size_t consumer);
 
   std::shared_ptr<ExchangeBuffer> buffer_;

@@ -18,7 +18,7 @@ bool FilterOp::next_impl(Batch& out) {
     evaluate_filter(*predicate_, in_, sel_);
     if (sel_.empty()) continue;
     if (sel_.size() == in_.rows) std::swap(out, in_);
-    else gather_batch(in_, sel_, out);
+    else gather_batch_moved(in_, sel_, out);  // in_ is refilled by the next pull
     return true;
   }
   return false;

@@ -198,7 +198,7 @@ void HashJoinProbeOp::emit_pairs(Batch& out) {
   if (residual_) {
     evaluate_filter(*residual_, out, sel_);
     if (sel_.size() < out.rows) {
-      gather_batch(out, sel_, scratch_);
+      gather_batch_moved(out, sel_, scratch_);  // the unfiltered pairs are dropped
       std::swap(out, scratch_);
     }
     if (track_probe_)

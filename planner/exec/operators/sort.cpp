@@ -29,7 +29,10 @@ bool SortOp::next_impl(Batch& out) {
     charge(static_cast<int64_t>(row_count_ * sizeof(uint32_t)));
     perm_.resize(row_count_);
     std::iota(perm_.begin(), perm_.end(), 0u);
+    const auto scratch = static_cast<int64_t>(sort_scratch_bytes(row_count_));
+    charge(scratch);  // the sort's entries, freed when it returns
     sort_rows(rows_, keys_, perm_);
+    release(scratch);
     sorted_ = true;
   }
   if (emit_pos_ >= row_count_) {

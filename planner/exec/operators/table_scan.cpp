@@ -53,7 +53,7 @@ bool TableScanOp::next_impl(Batch& out) {
       if (limit_ >= 0 && static_cast<int64_t>(sel_.size()) > limit_ - produced_)
         sel_.resize(static_cast<size_t>(limit_ - produced_));
       if (sel_.size() == slice_.rows) std::swap(out, slice_);
-      else gather_batch(slice_, sel_, out);
+      else gather_batch_moved(slice_, sel_, out);  // slice_ is scratch
     }
     produced_ += static_cast<int64_t>(out.rows);
     return true;

@@ -37,7 +37,10 @@ void TopNOp::compact() {
                       });
     perm_.resize(keep_);
   } else {
+    const auto scratch = static_cast<int64_t>(sort_scratch_bytes(row_count_));
+    charge(scratch);
     sort_rows(rows_, keys_, perm_);
+    release(scratch);
   }
   std::vector<ColumnVector> kept(rows_.size());
   for (size_t c = 0; c < rows_.size(); ++c) {

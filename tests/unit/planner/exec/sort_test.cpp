@@ -5,6 +5,7 @@
 #include "planner/exec/operators/limit.hpp"
 #include "planner/exec/operators/sort.hpp"
 #include "planner/exec/operators/top_n.hpp"
+#include "planner/exec/row_comparator.hpp"
 #include "tests/unit/planner/exec/exec_test_util.hpp"
 
 namespace hindsight {
@@ -43,6 +44,44 @@ TEST(SortTest, MultipleKeysMixedDirections) {
 TEST(SortTest, DoublesAndStability) {
   Batch in = make_batch({dbl_col({2.5, -1.0, 2.5, std::nullopt, 0.0}), int_col({0, 1, 2, 3, 4})});
   EXPECT_EQ(run_sort(in, {{0, false, true}}), (V{"NULL|3", "2.5|0", "2.5|2", "0.0|4", "-1.0|1"}));
+}
+
+// sort_rows sorts normalized fixed-size prefixes of the first key and compares rows only on prefix ties; it must
+// order exactly like a stable sort with the row comparator: strings sharing 8+ (and 64+) byte prefixes, shorter strings,
+// embedded NUL and bytes >= 0x80, -0.0 and 0.0, INT64 extremes, NULLs first or last, either direction.
+TEST(SortTest, PrefixSortEqualsStableSortWithTheComparator) {
+  std::mt19937_64 rng(7);
+  const std::vector<std::string> stems = {"", "a", "abcdefgh", "abcdefghi", "abcdefghij", "abcdefgh\xff",
+                                          std::string("abc\0d", 5), "\x80zz", "zzzzzzzzzzzz", "abcdefgg",
+                                          std::string(70, 'q'), std::string(70, 'q') + "a", std::string(16, 'q')};
+  const std::vector<int64_t> ints = {INT64_MIN, -5, -1, 0, 1, 7, INT64_MAX};
+  const std::vector<double> dbls = {-1e300, -2.5, -0.0, 0.0, 1.5, 1e300};
+  for (int round = 0; round < 60; ++round) {
+    const size_t n = 1 + rng() % 400;
+    std::vector<ColumnVector> cols;
+    cols.emplace_back(DataType::varchar());
+    cols.emplace_back(DataType::bigint());
+    cols.emplace_back(DataType::float64());
+    const bool nulls = round % 2 == 0;
+    for (size_t i = 0; i < n; ++i) {
+      if (nulls && rng() % 5 == 0) cols[0].append_null();
+      else cols[0].append_string(stems[rng() % stems.size()] + std::string(rng() % 3, static_cast<char>('a' + rng() % 3)));
+      if (nulls && rng() % 5 == 0) cols[1].append_null();
+      else cols[1].append_int(ints[rng() % ints.size()]);
+      if (nulls && rng() % 5 == 0) cols[2].append_null();
+      else cols[2].append_double(dbls[rng() % dbls.size()]);
+    }
+    std::vector<SortKey> keys;
+    const size_t nkeys = 1 + rng() % 3;
+    for (size_t k = 0; k < nkeys; ++k)
+      keys.push_back({static_cast<int>(rng() % 3), rng() % 2 == 0, rng() % 2 == 0});
+    std::vector<uint32_t> expected(n), got(n);
+    for (uint32_t i = 0; i < n; ++i) expected[i] = got[i] = i;
+    RowComparator cmp(cols, keys);
+    std::stable_sort(expected.begin(), expected.end(), [&](uint32_t a, uint32_t b) { return cmp.less(a, b); });
+    sort_rows(cols, keys, got);
+    ASSERT_EQ(got, expected) << "round " << round;
+  }
 }
 
 /// Random rows with many ties; returns rendered rows of Sort+Limit and of TopN.
