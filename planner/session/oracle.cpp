@@ -157,7 +157,7 @@ class Oracle {
     // aggregate needs no ownership, only a parent; borrow it from its slot meanwhile.
     LogicalPtr* slot = slot_of(op);
     HS_ASSERT(slot, "oracle: an input without a slot in the plan");
-    source_->put(Kind::Exact, s, count_borrowed({slot}, {}, {}));
+    if (auto n = count_borrowed({slot}, {}, {})) source_->put(Kind::Exact, s, *n);
   }
 
   void count_sets(Region& r, size_t size) {
@@ -217,13 +217,14 @@ class Oracle {
     }
     std::vector<std::pair<RelSet, const Expr*>> placed;
     for (size_t k : ks) placed.emplace_back(r.touched[k], r.conditions[k]);
-    source_->put(Kind::JoinSet, key, count_borrowed(slots, masks, placed));
+    if (auto n = count_borrowed(slots, masks, placed)) source_->put(Kind::JoinSet, key, *n);
   }
 
   /// COUNT(*) over the inputs in `slots` joined left-deep in that order (`masks`: each input's bit),
   /// `conds` applied where their inputs are present. The inputs are moved out of their slots while
-  /// the sub-plan is planned, and back before this returns (or throws).
-  double count_borrowed(const std::vector<LogicalPtr*>& slots, const std::vector<RelSet>& masks,
+  /// the sub-plan is planned, and back before this returns (or throws). nullopt when the count ran
+  /// past oracle_subplan_timeout (the set is left to the model).
+  std::optional<double> count_borrowed(const std::vector<LogicalPtr*>& slots, const std::vector<RelSet>& masks,
                         const std::vector<std::pair<RelSet, const Expr*>>& conds) {
     struct Borrow {
       std::vector<LogicalPtr*> slots;
@@ -288,8 +289,19 @@ class Oracle {
     });
     PhysicalPtr plan = planner.plan(*borrow.tree);
     ++report_.subplans;
-    ExecutedQuery run = execute_plan(*plan, cq_.ctx, ctes_, {out}, settings_, limits_);
+    // Each count has its own deadline (and memory budget): a sub-join that is too big to count in
+    // oracle_subplan_timeout is left to the model rather than holding the statement up.
+    Settings sub = settings_;
+    sub.timeout_ms = settings_.oracle_subplan_timeout_ms;
+    QueryLimits sub_limits(sub);
+    ExecutedQuery run = execute_plan(*plan, cq_.ctx, ctes_, {out}, sub, &sub_limits);
+    if (run.error && run.error->code() == ErrorCode::TIMEOUT && sub.timeout_ms > 0 &&
+        (!limits_ || std::chrono::steady_clock::now() < limits_->deadline())) {
+      ++report_.timed_out;
+      return std::nullopt;
+    }
     if (run.error) throw *run.error;
+    if (limits_) limits_->check_deadline("counting sub-plans for the oracle");
     for (const Batch& b : run.batches)
       if (b.rows > 0) return static_cast<double>(b.columns.at(0).get(0).i);
     return 0;
@@ -328,9 +340,12 @@ class Oracle {
 
 std::string OracleReport::describe() const {
   std::string s = fmt::format("oracle: {} counting sub-plan{} in {:.1f} ms", subplans, subplans == 1 ? "" : "s", elapsed_ms);
-  if (capped())
+  if (skipped > 0)
     s += fmt::format("; capped at oracle_max_subplans = {}: {} relation set{} left to the model", cap, skipped,
                      skipped == 1 ? "" : "s");
+  if (timed_out > 0)
+    s += fmt::format("; {} count{} ran past oracle_subplan_timeout and {} left to the model", timed_out,
+                     timed_out == 1 ? "" : "s", timed_out == 1 ? "was" : "were");
   return s;
 }
 

@@ -22,7 +22,8 @@ int Settings::effective_workers() const {
 
 std::vector<std::string> setting_names() {
   return {"workers", "memory_limit", "disabled_rules", "cte_materialization", "timeout", "mapper_strict", "optimizer",
-          "stats_scope", "stats_max_drift", "cardinality", "oracle_max_subplans"};
+          "stats_scope", "stats_max_drift", "cardinality", "oracle_max_subplans",
+          "oracle_subplan_timeout"};
 }
 
 namespace {
@@ -34,6 +35,32 @@ std::string trim(const std::string& s) {
   size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
+/// "500ms", "30s", "2m" or a number of milliseconds, in ms; `bad` throws.
+template <class Bad>
+int64_t parse_duration_ms(const std::string& value, Bad&& bad) {
+  std::string v = lower(value);
+  double mult = 1;
+  if (v.size() > 2 && v.substr(v.size() - 2) == "ms") v.resize(v.size() - 2);
+  else if (!v.empty() && v.back() == 's') {
+    v.pop_back();
+    mult = 1000;
+  } else if (!v.empty() && v.back() == 'm') {
+    v.pop_back();
+    mult = 60000;
+  }
+  try {
+    size_t used;
+    double x = std::stod(v, &used);
+    if (used != v.size() || x < 0) bad("a duration such as 500ms, 30s or 2m (0 = none)");
+    return static_cast<int64_t>(x * mult);
+  } catch (const Error&) {
+    throw;
+  } catch (...) {
+    bad("a duration such as 500ms, 30s or 2m (0 = none)");
+  }
+  return 0;
+}
+
 }  // namespace
 
 void apply_setting(Settings& s, const std::string& raw_name, const std::string& raw_value) {
@@ -89,27 +116,8 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
     std::string v = lower(value);
     if (v != "auto" && v != "always") bad("auto (inline every reference) or always (plan once, read at every reference)");
     s.cte_materialization = v;
-  } else if (name == "timeout") {
-    std::string v = lower(value);
-    double mult = 1;
-    if (v.size() > 2 && v.substr(v.size() - 2) == "ms") v.resize(v.size() - 2);
-    else if (!v.empty() && v.back() == 's') {
-      v.pop_back();
-      mult = 1000;
-    } else if (!v.empty() && v.back() == 'm') {
-      v.pop_back();
-      mult = 60000;
-    }
-    try {
-      size_t used;
-      double x = std::stod(v, &used);
-      if (used != v.size() || x < 0) bad("a duration such as 500ms, 30s or 2m (0 = none)");
-      s.timeout_ms = static_cast<int64_t>(x * mult);
-    } catch (const Error&) {
-      throw;
-    } catch (...) {
-      bad("a duration such as 500ms, 30s or 2m (0 = none)");
-    }
+  } else if (name == "timeout" || name == "oracle_subplan_timeout") {
+    (name == "timeout" ? s.timeout_ms : s.oracle_subplan_timeout_ms) = parse_duration_ms(value, bad);
   } else if (name == "stats_scope") {
     std::string v = lower(value);
     if (v == "off") s.stats_scope = Settings::StatsScope::Off;

@@ -32,6 +32,7 @@ struct Settings {
   /// Hindsight can find with perfect knowledge.
   std::string cardinality = "model";
   int64_t oracle_max_subplans = 500;
+  int64_t oracle_subplan_timeout_ms = 10000;  ///< per counting sub-plan; 0 = none
 
   int effective_workers() const;
 };

@@ -85,5 +85,24 @@ TEST(OracleTest, SaysWhenTheCapLeftSetsToTheModel) {
   EXPECT_EQ(p.executed.row_count(), r.executed.row_count());
 }
 
+TEST(OracleTest, ACountTooBigForItsTimeoutIsLeftToTheModel) {
+  Settings s;
+  s.workers = 1;
+  s.cardinality = "oracle";
+  apply_setting(s, "oracle_subplan_timeout", "1ms");
+  EXPECT_EQ(s.oracle_subplan_timeout_ms, 1);
+  Session session(testing::tpch_db());
+  session.settings() = s;
+  StatementResult r = session.run_script(kFiveJoins);
+  ASSERT_TRUE(r.ok()) << r.error->format();
+  ASSERT_TRUE(r.oracle);
+  EXPECT_GT(r.oracle->timed_out, 0u);
+  ASSERT_FALSE(r.warnings.empty());
+  EXPECT_NE(r.warnings.back().find("ran past oracle_subplan_timeout"), std::string::npos) << r.warnings.back();
+  StatementResult p = testing::run(kFiveJoins, Settings{});
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p.executed.row_count(), r.executed.row_count());
+}
+
 }  // namespace
 }  // namespace hindsight
