@@ -143,6 +143,18 @@ TEST(ReExecDriverTest, AnOverlayScopedToMemoryLimitExceededAppliesToItAndNotToTi
   EXPECT_EQ(g.attempts.size(), 2u);
 }
 
+TEST(ReExecDriverTest, AReplanThatGivesTheSamePlanIsNotRun) {
+  Settings s = base_settings();
+  s.reexec_strategies = {"reoptimize"};
+  // A TIMEOUT in the probe: what the attempt saw does not change the plan, so reoptimize does not re-run it.
+  s.fault_injection = parse_fault_spec("operator=HashJoinProbe;after_rows=1;error=TIMEOUT;times=1");
+  auto r = run_reexec(kJoin, s);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error->code(), ErrorCode::TIMEOUT);
+  EXPECT_EQ(r.attempts.size(), 1u);
+  EXPECT_TRUE(has_warning(r, "the plan did not change")) << ::testing::PrintToString(r.warnings);
+}
+
 TEST(ReExecDriverTest, TheTimeBudgetStopsFurtherAttempts) {
   Settings s = base_settings();
   s.reexec_time_budget_ms = 5;  // below the retry's first backoff (10 ms)
