@@ -17,13 +17,13 @@ struct JoinInfo {
   const PhysicalOperator* build_node = nullptr;
 };
 
-std::string names(const std::set<std::string>& tables) {
+std::string names(const std::multiset<std::string>& tables) {
   std::string out;
   for (auto& t : tables) out += (out.empty() ? "" : "⋈") + t;
   return out.empty() ? "?" : out;
 }
 
-void tables_below(const PhysicalOperator& op, std::set<std::string>& out) {
+void tables_below(const PhysicalOperator& op, std::multiset<std::string>& out) {
   if (op.kind == PhysicalOpKind::TableScan) {
     const auto& scan = op.as<PhysicalTableScan>();
     if (scan.table) out.insert(scan.table->def.name);
@@ -34,7 +34,7 @@ void tables_below(const PhysicalOperator& op, std::set<std::string>& out) {
 void collect_joins(const PhysicalOperator& op, std::vector<JoinInfo>& out) {
   const bool hash = op.kind == PhysicalOpKind::HashJoin;
   if ((hash || op.kind == PhysicalOpKind::NestedLoopJoin) && op.children.size() == 2) {
-    std::set<std::string> probe, build, all;
+    std::multiset<std::string> probe, build, all;
     tables_below(*op.children[0], probe);
     tables_below(*op.children[1], build);
     all.insert(probe.begin(), probe.end());
@@ -68,7 +68,7 @@ std::string describe_plan_change(const CompiledQuery& before, const ExecutedQuer
   if (before.physical) collect_joins(*before.physical, old_joins);
   if (after.physical) collect_joins(*after.physical, new_joins);
   std::vector<std::string> parts;
-  std::set<std::string> matched;
+  std::multiset<std::string> matched;
   for (const JoinInfo& j : new_joins) {
     const JoinInfo* old = nullptr;
     for (const JoinInfo& o : old_joins)

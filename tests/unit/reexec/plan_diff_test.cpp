@@ -24,6 +24,23 @@ TEST(PlanDiffTest, NamesTheJoinWhoseDistributionChanged) {
   EXPECT_EQ(reexec::describe_plan_change(*broadcast, nullptr, *broadcast), "");
 }
 
+TEST(PlanDiffTest, JoinsOfASelfJoinAreMatchedWithTheirMultiplicity) {
+  // lineitem⋈(lineitem⋈orders) and lineitem⋈orders read the same set of tables: only the number
+  // of lineitem scans tells the two joins apart.
+  const char* sql =
+      "SELECT count(*) FROM lineitem a JOIN lineitem b ON a.l_partkey = b.l_partkey JOIN orders o ON "
+      "o.o_orderkey = b.l_orderkey WHERE b.l_quantity + b.l_tax > 2 AND b.l_extendedprice / b.l_quantity > 900";
+  Settings s;
+  s.workers = 4;
+  s.stats_scope = Settings::StatsScope::Off;
+  auto broadcast = testing::compile(sql, s);
+  s.memory_limit = 64 << 10;
+  auto partitioned = testing::compile(sql, s);
+  const std::string diff = reexec::describe_plan_change(*broadcast, nullptr, *partitioned);
+  EXPECT_NE(diff.find("join lineitem⋈(lineitem⋈orders): broadcast -> partitioned"), std::string::npos) << diff;
+  EXPECT_EQ(diff.find("colocated -> partitioned"), std::string::npos) << diff;
+}
+
 TEST(PlanDiffTest, AnotherJoinOrderShowsAsNewAndDroppedJoins) {
   Settings s;
   s.workers = 2;
