@@ -15,6 +15,7 @@
 #include "planner/common/text.hpp"
 #include "planner/session/explain.hpp"
 #include "planner/session/plan_mapping.hpp"
+#include "reexec/driver.hpp"
 #include "stats_store/sqlite_store.hpp"
 
 namespace hindsight::cli {
@@ -28,6 +29,7 @@ struct QueryOptions {
   std::string format;
   std::string file;
   std::string sql;
+  std::string reexec;  ///< --reexec LIST: reexec_strategies
   bool analyze = false;
   bool all_groups = false;
 };
@@ -36,7 +38,9 @@ void add_common(CLI::App* cmd, QueryOptions& o, const std::string& formats) {
   cmd->add_option("--data", o.data, "Data folder with catalog.json (see `hindsight gen`)")->required();
   cmd->add_option("--store", o.store, "Stats store file (default: <data>/.hindsight/stats.db)");
   cmd->add_option("--set", o.sets, "Setting as name=value, same as SET name = value (repeatable): workers, "
-                                    "memory_limit, disabled_rules, cte_materialization, timeout, mapper_strict")
+                                    "memory_limit, disabled_rules, cte_materialization, timeout, mapper_strict, "
+                                    "reexec_max_attempts, reexec_time_budget, reexec_overlay, "
+                                    "reexec_overlay.<ERROR_CODE>, fault_injection (see README)")
       ->allow_extra_args(false);
   cmd->add_option("--format", o.format, "Output format: " + formats)->check(CLI::IsMember(
       [&] {
@@ -46,6 +50,11 @@ void add_common(CLI::App* cmd, QueryOptions& o, const std::string& formats) {
         while (std::getline(in, f, '|')) v.push_back(f);
         return v;
       }()));
+  cmd->add_option("--reexec", o.reexec,
+                  "Re-execution strategies, same as --set reexec_strategies=LIST: a comma-separated list of "
+                  "reoptimize (re-plan with what a failed attempt observed, after MEMORY_LIMIT_EXCEEDED or "
+                  "TIMEOUT), overlay (apply reexec_overlay settings), retry (re-run after TRANSIENT), misestimate "
+                  "and slow (accepted, do nothing yet); none = one attempt. Default: all five");
   cmd->add_option("-f,--file", o.file, "Read the SQL from this file");
   cmd->add_option("sql", o.sql, "The SQL text (or use -f)");
 }
@@ -117,7 +126,11 @@ int run(QueryOptions& o, Command command) {
       }
       apply_setting(session.settings(), kv.substr(0, eq), kv.substr(eq + 1));
     }
+    if (!o.reexec.empty()) apply_setting(session.settings(), "reexec_strategies", o.reexec);
+    // Query statements go through the re-execution driver (reexec_strategies = none: one attempt).
+    session.set_statement_runner(std::make_shared<reexec::ReExecDriver>());
     StatementResult r = session.run_script(sql, explain, o.analyze);
+    for (const auto& line : reexec::describe_attempts(r)) std::cerr << line << "\n";
     for (const auto& w : r.warnings) std::cerr << "warning: " << w << "\n";
     if (r.is_explain && r.compiled) {
       const ExecutedQuery* run = r.analyze ? &r.executed : nullptr;

@@ -78,3 +78,9 @@ include(${CMAKE_SOURCE_DIR}/tests/random/random.cmake)
 add_test(NAME cli_feedback
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/feedback_cli_test.py --bin $<TARGET_FILE:hindsight>)
 set_tests_properties(cli_feedback PROPERTIES TIMEOUT 300)
+
+# Re-execution through the CLI: the map-join case, persistence, fault injection, overlays (its own
+# TPC-H SF 0.01 folder in a temp dir).
+add_test(NAME cli_reexec
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/reexec_cli_test.py --bin $<TARGET_FILE:hindsight>)
+set_tests_properties(cli_reexec PROPERTIES TIMEOUT 300)

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "planner/common/error.hpp"
+#include "planner/exec/fault_injection.hpp"
 
 namespace hindsight {
 
@@ -50,12 +51,16 @@ bool ExecOperator::next(Batch& out) {
   stats_.rows_out += out.rows;
   stats_.batches_out += 1;
   stats_.bytes_out += out.byte_size();
+  if (ctx_->fault && children_.empty()) ctx_->fault->observe(name_, out.rows, label());  // a leaf: rows produced
   return true;
 }
 
 bool ExecOperator::pull(size_t child, Batch& out) {
   bool more = children_[child]->next(out);
-  if (more) stats_.rows_in += out.rows;
+  if (more) {
+    stats_.rows_in += out.rows;
+    if (ctx_->fault) ctx_->fault->observe(name_, out.rows, label());  // rows consumed
+  }
   return more;
 }
 

@@ -13,12 +13,16 @@
 namespace hindsight {
 
 /// Shared by every operator instance of one query attempt.
+class FaultInjection;
+
 struct ExecContext {
   MemoryTracker* memory = nullptr;
   int workers = 1;
   /// Absolute deadline; operators check it between batches (TIMEOUT). time_point::max() = none.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   std::atomic<bool> cancelled{false};  ///< set when another worker failed; operators stop early
+  /// A fault to inject into this attempt (tests, `SET fault_injection`); null: none.
+  FaultInjection* fault = nullptr;
 };
 
 /// Thrown by next() in an operator instance when ExecContext::cancelled is set (another instance failed): it

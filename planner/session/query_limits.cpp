@@ -16,6 +16,10 @@ void QueryLimits::check_deadline(const std::string& doing) const {
     throw Error(ErrorCode::TIMEOUT, fmt::format("query exceeded its time limit while {}", doing));
 }
 
+void QueryLimits::charge_loads_of(const QueryLimits& earlier) {
+  for (const auto& [table, bytes] : earlier.loaded_) check(table, bytes);
+}
+
 void QueryLimits::check(const std::string& table, int64_t bytes) {
   // The loaders' figures only grow (their running estimates are lower bounds of the exact size).
   int64_t& charged = loaded_[table];

@@ -23,6 +23,11 @@ class QueryLimits final : public LoadGuard {
   /// Throws TIMEOUT when the deadline has passed; `doing` names the work ("loading table 'lineitem'").
   void check_deadline(const std::string& doing) const;
 
+  /// Charges what `earlier` charged for the tables it loaded, as if this attempt had loaded them: a
+  /// re-executed attempt of a statement runs under the same budget as its first attempt, although
+  /// the tables are loaded by then. Throws MEMORY_LIMIT_EXCEEDED when they do not fit this budget.
+  void charge_loads_of(const QueryLimits& earlier);
+
   /// LoadGuard: charges what table `table` grew by since the last call, then checks the deadline.
   void check(const std::string& table, int64_t bytes) override;
 

@@ -131,12 +131,16 @@ size_t ExecutedQuery::row_count() const {
 ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings, QueryLimits* limits) {
   std::vector<const PhysicalOperator*> ctes;
   for (auto& c : cq.ctes) ctes.push_back(c.physical.get());
-  return execute_plan(*cq.physical, cq.ctx, ctes, cq.outputs, settings, limits);
+  if (!settings.fault_injection.active()) return execute_plan(*cq.physical, cq.ctx, ctes, cq.outputs, settings, limits);
+  FaultInjection fault(settings.fault_injection);
+  ExecutedQuery out = execute_plan(*cq.physical, cq.ctx, ctes, cq.outputs, settings, limits, &fault);
+  out.fault_fired = fault.fired();
+  return out;
 }
 
 ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan_ctx,
                            const std::vector<const PhysicalOperator*>& ctes, const std::vector<ColumnId>& outputs,
-                           const Settings& settings, QueryLimits* limits) {
+                           const Settings& settings, QueryLimits* limits, FaultInjection* fault) {
   ExecutedQuery out;
   std::optional<QueryLimits> own;
   if (!limits) limits = &own.emplace(settings);
@@ -144,6 +148,7 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
   ExecContext ctx;
   ctx.memory = &memory;
   ctx.workers = settings.effective_workers();
+  ctx.fault = fault;
   auto t0 = std::chrono::steady_clock::now();
   ctx.deadline = limits->deadline();
   FragmentScheduler scheduler(&ctx);

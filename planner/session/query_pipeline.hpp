@@ -77,12 +77,15 @@ struct ExecutedQuery {
   std::optional<Error> error;
   double elapsed_ms = 0;
   int64_t peak_memory = 0;
+  /// The fault of settings.fault_injection was injected into this run (and caused `error`).
+  bool fault_fired = false;
   size_t row_count() const;
 };
 
 /// Runs the compiled plan. Never throws for query failures: they land in `error`, with the stats of
 /// what ran (operators that did not finish are marked incomplete). Runs under `limits` (those of the
 /// statement, already charged with the tables it loaded) or, if nullptr, under fresh limits of `settings`.
+/// With an active settings.fault_injection the fault is armed for this run (the caller counts `times`).
 ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings, QueryLimits* limits = nullptr);
 
 /// Runs a physical plan over `ctx`'s columns (`ctes[i]`: the plan of materialized CTE i; `outputs`:
@@ -90,7 +93,7 @@ ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings, Q
 /// (the oracle's counting sub-plans).
 ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& ctx,
                            const std::vector<const PhysicalOperator*>& ctes, const std::vector<ColumnId>& outputs,
-                           const Settings& settings, QueryLimits* limits);
+                           const Settings& settings, QueryLimits* limits, FaultInjection* fault = nullptr);
 
 /// What a physical node produced during a run: its output exec operator's rows (for an exchange,
 /// the rows that entered it; for a replicated stream, one worker's copy), and whether it ran to

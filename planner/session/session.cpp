@@ -8,10 +8,7 @@
 #include "planner/common/text.hpp"
 #include "planner/optimizer/stats/table_statistics_store.hpp"
 #include "planner/session/explain.hpp"
-#include "planner/session/plan_mapping.hpp"
-#include "planner/session/stats_collection.hpp"
 #include "planner/sql/parser.hpp"
-#include "stats_store/layered_stats_source.hpp"
 #include "stats_store/memory_repository.hpp"
 
 namespace hindsight {
@@ -25,14 +22,12 @@ Error with_excerpt(const Error& e, const std::string& sql) {
   return e;
 }
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
 }  // namespace
 
 Session::Session(Database& db)
-    : db_(db), process_(std::make_unique<stats::MemoryStatsRepository>(kProcessScopeCapacity)) {}
+    : db_(db),
+      process_(std::make_unique<stats::MemoryStatsRepository>(kProcessScopeCapacity)),
+      runner_(std::make_shared<SingleAttemptRunner>()) {}
 Session::~Session() = default;
 
 stats::StatsRepository* Session::persistent_stats(std::vector<std::string>& warnings) {
@@ -151,65 +146,16 @@ StatementResult Session::run_script(const std::string& sql, bool explain, bool a
         result.analyze = analyze;
         q = stmt->as<sql::SelectStatement>().query.get();
       }
-      // Positions in errors refer to the whole script text. The statement's limits cover the tables
-      // it loads while compiling as well as its execution.
-      QueryLimits limits(settings_);
-      // The stats scopes this statement reads and feeds: the planner asks them (one read each, for
-      // the tables the statement reads) and the attempt's observations go to all of them.
+      // The stats scopes this statement reads and feeds; the query scope holds its attempt chain.
       stats::MemoryStatsRepository query_scope;
-      const std::vector<stats::StatsRepository*> stats_scopes = scopes(query_scope, result.warnings);
-      std::shared_ptr<const stats::StatsSource> oracle;  // answers before every scope
-      double stats_ms = 0;
-      StatsProvider provider;
-      if (!stats_scopes.empty())
-        provider = [&](const std::vector<stats::TableVersion>& tables) -> std::shared_ptr<const stats::StatsSource> {
-          const auto t0 = std::chrono::steady_clock::now();
-          auto layered = std::make_shared<stats::LayeredStatsSource>();
-          layered->add(oracle);
-          for (auto* scope : stats_scopes) layered->add(scope->snapshot(tables, settings_.stats_max_drift));
-          stats_ms += ms_since(t0);
-          return layered;
-        };
-      auto take_warnings = [&] {
-        for (auto* scope : stats_scopes)
-          for (auto& w : scope->take_warnings()) result.warnings.push_back(std::move(w));
-      };
-      result.compiled = compile_query(db_, *q, sql, settings_, true, provider, &limits);
-      take_warnings();
-      if (settings_.cardinality == "oracle") {
-        // Count what the optimizer will price, over the plan just made, then plan again knowing it.
-        OracleReport report;
-        oracle = oracle_cardinalities(db_, *result.compiled, settings_, &limits, report);
-        if (!provider)
-          provider = [&](const std::vector<stats::TableVersion>&) { return oracle; };
-        result.compiled = compile_query(db_, *q, sql, settings_, true, provider, &limits);
-        if (report.capped()) result.warnings.push_back(report.describe());
-        result.oracle = report;
-      }
-      if (result.is_explain && !result.analyze) continue;
-      result.executed = execute_query(*result.compiled, settings_, &limits);
-      if (!stats_scopes.empty() && result.executed.exec) {
-        const auto t0 = std::chrono::steady_clock::now();
-        auto mapping = map_query(*result.compiled, &result.executed, settings_, /*detailed_labels=*/false);
-        stats::AttemptStats observed = collect_attempt_stats(*result.compiled, result.executed, *mapping, 1);
-        for (auto* scope : stats_scopes) scope->record(observed);
-        take_warnings();
-        result.observed.push_back(std::move(observed));
-        stats_ms += ms_since(t0);
-      }
-      if (result.executed.error) result.executed.error = with_excerpt(*result.executed.error, sql);
-      Attempt a;
-      a.number = 1;
-      a.error = result.executed.error;
-      a.elapsed_ms = result.executed.elapsed_ms;
-      a.plan_hash = plan_hash(*result.compiled);
-      a.plan_ms = result.compiled->plan_ms;
-      a.stats_ms = stats_ms;
-      result.attempts.push_back(a);
-      if (result.executed.error) {
-        result.error = result.executed.error;
-        return result;
-      }
+      StatementInput in{db_, *q, sql, settings_, true, true, {}, nullptr};
+      in.execute = !(result.is_explain && !result.analyze);
+      // Every query statement is a SELECT or an EXPLAIN: none has side effects, so each may be run again.
+      in.side_effect_free = true;
+      in.scopes = scopes(query_scope, result.warnings);
+      in.warnings = &result.warnings;
+      runner_->run(in, result);
+      if (result.error) return result;
     } catch (...) {
       Error e = with_excerpt(current_exception_as_error(), sql);
       result.error = e;

@@ -7,42 +7,10 @@
 
 #include "planner/session/oracle.hpp"
 #include "planner/session/query_pipeline.hpp"
+#include "planner/session/statement_runner.hpp"
 #include "stats_store/runtime_stats.hpp"
 
 namespace hindsight {
-
-/// One execution attempt of a statement, as reported to users (DESIGN.md section 8).
-struct Attempt {
-  int number = 1;
-  std::optional<Error> error;
-  double elapsed_ms = 0;
-  std::string plan_hash;      ///< empty when the query did not get as far as a plan
-  std::string reexec_reason;  ///< why this attempt was made (empty for the first)
-  double plan_ms = 0;         ///< compiling (table loads included)
-  /// Time the stats scopes took: reading them before planning, and mapping, collecting and
-  /// recording what the attempt observed after it ran (part of neither plan_ms nor elapsed_ms).
-  double stats_ms = 0;
-};
-
-/// The outcome of the last non-SET statement of a script.
-struct StatementResult {
-  bool is_explain = false;
-  bool analyze = false;
-  /// An ANALYZE statement: `compiled` only names the result columns (table, rows, columns, seconds; no plans,
-  /// no signatures) and `executed` holds one row per analyzed table.
-  bool is_analyze_statement = false;
-  std::unique_ptr<CompiledQuery> compiled;  ///< null if compilation failed
-  ExecutedQuery executed;                   ///< empty unless the query ran
-  std::vector<Attempt> attempts;
-  std::optional<Error> error;  ///< the error that ended the statement, if any
-  /// What the statement's attempts observed (empty with stats_scope = off or when nothing ran).
-  std::vector<stats::AttemptStats> observed;
-  /// With cardinality = oracle: what the oracle computed before the statement was planned.
-  std::optional<OracleReport> oracle;
-  /// Warnings of the stats scopes (a store that could not be opened, read or written), each once.
-  std::vector<std::string> warnings;
-  bool ok() const { return !error; }
-};
 
 /// Runs SQL scripts against one database with session settings. SET statements change the
 /// settings; ANALYZE [table] recomputes and persists table statistics (see table_statistics_store.hpp);
@@ -69,6 +37,12 @@ class Session {
   /// Signatures the process scope keeps (least recently observed evicted first).
   static constexpr size_t kProcessScopeCapacity = 100000;
 
+  /// How query statements (SELECT, EXPLAIN) run: one attempt by default (SingleAttemptRunner); the
+  /// re-execution driver (reexec/) installs itself here. Never null (null restores the default).
+  void set_statement_runner(std::shared_ptr<StatementRunner> runner) {
+    runner_ = runner ? std::move(runner) : std::make_shared<SingleAttemptRunner>();
+  }
+
   /// Runs each statement in order; returns the result of the last non-SET statement (an error
   /// ends the script there). `explain`: treat queries as EXPLAIN (with `analyze`: EXPLAIN ANALYZE).
   StatementResult run_script(const std::string& sql, bool explain = false, bool analyze = false);
@@ -88,6 +62,7 @@ class Session {
   RepositoryOpener open_persistent_;
   std::unique_ptr<stats::StatsRepository> persistent_;
   bool persistent_opened_ = false;
+  std::shared_ptr<StatementRunner> runner_;
 };
 
 }  // namespace hindsight

@@ -22,8 +22,16 @@ int Settings::effective_workers() const {
 
 std::vector<std::string> setting_names() {
   return {"workers", "memory_limit", "disabled_rules", "cte_materialization", "timeout", "mapper_strict", "optimizer",
-          "stats_scope", "stats_max_drift", "cardinality", "oracle_max_subplans",
-          "oracle_subplan_timeout"};
+          "stats_scope", "stats_max_drift", "cardinality", "oracle_max_subplans", "oracle_subplan_timeout",
+          "reexec_strategies",
+          "reexec_max_attempts", "reexec_time_budget", "reexec_overlay", "reexec_overlay.<ERROR_CODE>",
+          "fault_injection"};
+}
+
+std::vector<std::string> reexec_strategy_names() { return {"reoptimize", "overlay", "retry", "misestimate", "slow"}; }
+
+bool is_reexecutable_error(ErrorCode code) {
+  return code == ErrorCode::MEMORY_LIMIT_EXCEEDED || code == ErrorCode::TIMEOUT || code == ErrorCode::TRANSIENT;
 }
 
 namespace {
@@ -35,10 +43,9 @@ std::string trim(const std::string& s) {
   size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
   return a == std::string::npos ? "" : s.substr(a, b - a + 1);
 }
-/// "500ms", "30s", "2m" or a number of milliseconds, in ms; `bad` throws.
-template <class Bad>
-int64_t parse_duration_ms(const std::string& value, Bad&& bad) {
-  std::string v = lower(value);
+/// "500ms", "30s", "2m", a plain number = milliseconds; false when malformed or negative.
+bool parse_duration_ms(std::string v, int64_t& out) {
+  v = lower(v);
   double mult = 1;
   if (v.size() > 2 && v.substr(v.size() - 2) == "ms") v.resize(v.size() - 2);
   else if (!v.empty() && v.back() == 's') {
@@ -51,17 +58,37 @@ int64_t parse_duration_ms(const std::string& value, Bad&& bad) {
   try {
     size_t used;
     double x = std::stod(v, &used);
-    if (used != v.size() || x < 0) bad("a duration such as 500ms, 30s or 2m (0 = none)");
-    return static_cast<int64_t>(x * mult);
-  } catch (const Error&) {
-    throw;
+    if (used != v.size() || !(x >= 0) || x * mult > 1e15) return false;
+    out = static_cast<int64_t>(x * mult);
+    return true;
   } catch (...) {
-    bad("a duration such as 500ms, 30s or 2m (0 = none)");
+    return false;
   }
-  return 0;
 }
-
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> parse_overlay(const Settings& s, const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  Settings scratch = s;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ';')) {
+    item = trim(item);
+    if (item.empty()) continue;
+    auto eq = item.find('=');
+    if (eq == std::string::npos)
+      throw Error(ErrorCode::TYPE_ERROR,
+                  fmt::format("overlay entry '{}' is not name=value (an overlay reads 'workers=8;memory_limit=1GB')",
+                              printable(item)));
+    std::string name = lower(trim(item.substr(0, eq))), value = trim(item.substr(eq + 1));
+    if (name.rfind("reexec_", 0) == 0)
+      throw Error(ErrorCode::TYPE_ERROR, fmt::format("an overlay cannot set {} (re-execution settings apply to the "
+                                                     "whole statement)", printable(name)));
+    apply_setting(scratch, name, value);  // throws for an unknown name or a bad value
+    out.emplace_back(name, value);
+  }
+  return out;
+}
 
 void apply_setting(Settings& s, const std::string& raw_name, const std::string& raw_value) {
   std::string name = lower(trim(raw_name));
@@ -117,7 +144,9 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
     if (v != "auto" && v != "always") bad("auto (inline every reference) or always (plan once, read at every reference)");
     s.cte_materialization = v;
   } else if (name == "timeout" || name == "oracle_subplan_timeout") {
-    (name == "timeout" ? s.timeout_ms : s.oracle_subplan_timeout_ms) = parse_duration_ms(value, bad);
+    int64_t ms = 0;
+    if (!parse_duration_ms(value, ms)) bad("a duration such as 500ms, 30s or 2m (0 = none)");
+    (name == "timeout" ? s.timeout_ms : s.oracle_subplan_timeout_ms) = ms;
   } else if (name == "stats_scope") {
     std::string v = lower(value);
     if (v == "off") s.stats_scope = Settings::StatsScope::Off;
@@ -158,6 +187,57 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
     } catch (...) {
       bad("a fraction such as 0.1 or a percentage such as 10%");
     }
+  } else if (name == "reexec_strategies") {
+    std::vector<std::string> list;
+    const auto known = reexec_strategy_names();
+    std::stringstream in(lower(value));
+    std::string item;
+    bool none = false;
+    while (std::getline(in, item, ',')) {
+      item = trim(item);
+      if (item.empty()) continue;
+      if (item == "none") {
+        none = true;
+        continue;
+      }
+      if (std::find(known.begin(), known.end(), item) == known.end())
+        bad("a comma-separated list of reoptimize, overlay, retry, misestimate, slow, or none");
+      if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+    }
+    if (none && !list.empty()) bad("none alone, or a list of strategies without none");
+    s.reexec_strategies = std::move(list);
+  } else if (name == "reexec_max_attempts") {
+    try {
+      size_t used;
+      long v = std::stol(value, &used);
+      if (used != value.size() || v < 1 || v > 100) bad("an integer from 1 to 100");
+      s.reexec_max_attempts = static_cast<int>(v);
+    } catch (const Error&) {
+      throw;
+    } catch (...) {
+      bad("an integer from 1 to 100");
+    }
+  } else if (name == "reexec_time_budget") {
+    int64_t ms;
+    if (lower(value) == "none") ms = 0;
+    else if (!parse_duration_ms(value, ms)) bad("a duration such as 500ms, 30s or 2m (0 or none = no budget)");
+    s.reexec_time_budget_ms = ms;
+  } else if (name == "reexec_overlay") {
+    parse_overlay(s, value);  // checked now, applied on re-execution
+    s.reexec_overlay = value;
+  } else if (name.rfind("reexec_overlay.", 0) == 0) {
+    std::string code = name.substr(std::string("reexec_overlay.").size());
+    for (auto& c : code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (code != "MEMORY_LIMIT_EXCEEDED" && code != "TIMEOUT" && code != "TRANSIENT")
+      throw Error(ErrorCode::BIND_ERROR,
+                  fmt::format("unknown setting '{}': reexec_overlay.<CODE> takes MEMORY_LIMIT_EXCEEDED, TIMEOUT or "
+                              "TRANSIENT (the errors a statement may be re-executed after)",
+                              printable(raw_name)));
+    parse_overlay(s, value);
+    if (value.empty()) s.reexec_overlay_by_code.erase(code);
+    else s.reexec_overlay_by_code[code] = value;
+  } else if (name == "fault_injection") {
+    s.fault_injection = parse_fault_spec(value);
   } else if (name == "mapper_strict") {
     std::string v = lower(value);
     if (v == "true" || v == "on" || v == "1") s.mapper_strict = true;

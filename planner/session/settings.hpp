@@ -1,8 +1,11 @@
 #pragma once
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
+
+#include "planner/exec/fault_injection.hpp"
 
 namespace hindsight {
 
@@ -34,12 +37,33 @@ struct Settings {
   int64_t oracle_max_subplans = 500;
   int64_t oracle_subplan_timeout_ms = 10000;  ///< per counting sub-plan; 0 = none
 
+  /// Re-execution (reexec/, docs/reexec.md): the strategies (plugins) a query statement may use, in
+  /// order; empty = none (one attempt, exactly as without the driver).
+  std::vector<std::string> reexec_strategies = {"reoptimize", "overlay", "retry", "misestimate", "slow"};
+  int reexec_max_attempts = 3;     ///< attempts per statement, the first included
+  int64_t reexec_time_budget_ms = 0;  ///< no new attempt starts after this much time (0 = none)
+  /// Settings applied on re-execution ("name=value;name=value"): to every extra attempt, and per
+  /// error code (key: the code's name, e.g. MEMORY_LIMIT_EXCEEDED) to an attempt answering that error.
+  std::string reexec_overlay;
+  std::map<std::string, std::string> reexec_overlay_by_code;
+  /// Tests: a fault the executor injects (planner/exec/fault_injection.hpp).
+  FaultSpec fault_injection;
+
   int effective_workers() const;
 };
 
 /// Applies one setting. Throws BIND_ERROR for an unknown name and TYPE_ERROR for a bad value
 /// (the message lists what is accepted).
 void apply_setting(Settings& s, const std::string& name, const std::string& value);
+
+/// The strategies reexec_strategies accepts, in their default order.
+std::vector<std::string> reexec_strategy_names();
+/// The error codes a statement may be re-executed after (the others never are): MEMORY_LIMIT_EXCEEDED,
+/// TIMEOUT, TRANSIENT. reexec_overlay.<CODE> accepts these.
+bool is_reexecutable_error(ErrorCode code);
+/// Parses an overlay ("name=value;name=value") into its pairs, checking each against a copy of `s`
+/// (TYPE_ERROR/BIND_ERROR as apply_setting; reexec_* settings cannot be overlaid).
+std::vector<std::pair<std::string, std::string>> parse_overlay(const Settings& s, const std::string& text);
 
 /// "name=value" pairs as shown by --help.
 std::vector<std::string> setting_names();

@@ -210,6 +210,11 @@ StatementPtr Parser::parse_set() {
   auto s = make<SetStatement>(start);
   if (peek().type != TokenType::Word && peek().type != TokenType::QuotedIdentifier) fail_unexpected("a setting name");
   s->name = advance().value;
+  // Dotted names (reexec_overlay.MEMORY_LIMIT_EXCEEDED): a setting with a qualifier.
+  while (accept_sym(".")) {
+    if (peek().type != TokenType::Word && peek().type != TokenType::QuotedIdentifier) fail_unexpected("a name after '.'");
+    s->name += "." + advance().value;
+  }
   if (!accept_sym("=") && !accept_kw("TO")) fail_unexpected("'=' or TO");
   const Token& first = peek();
   std::string sign;

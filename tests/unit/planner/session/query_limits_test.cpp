@@ -56,5 +56,21 @@ TEST(QueryLimitsTest, ALoadPastTheDeadlineTimesOut) {
   EXPECT_NE(r.error->message().find("lineitem"), std::string::npos) << r.error->format();
 }
 
+TEST(QueryLimitsTest, ALaterAttemptIsChargedTheTablesTheFirstLoaded) {
+  Settings settings;
+  settings.memory_limit = 10 << 20;
+  QueryLimits first(settings);
+  first.check("orders", 3 << 20);
+  first.check("customer", 1 << 20);
+  QueryLimits second(settings);
+  second.charge_loads_of(first);
+  EXPECT_EQ(second.memory().used(), 4 << 20);
+  second.check("orders", 3 << 20);  // the same table loading again is not charged twice
+  EXPECT_EQ(second.memory().used(), 4 << 20);
+  settings.memory_limit = 2 << 20;  // a smaller budget (an overlay) cannot hold them
+  QueryLimits small(settings);
+  testing::expect_error([&] { small.charge_loads_of(first); }, ErrorCode::MEMORY_LIMIT_EXCEEDED);
+}
+
 }  // namespace
 }  // namespace hindsight

@@ -1,0 +1,130 @@
+#include "planner/session/statement_runner.hpp"
+
+#include <chrono>
+
+#include "planner/common/text.hpp"
+#include "planner/session/explain.hpp"
+#include "planner/session/plan_mapping.hpp"
+#include "planner/session/stats_collection.hpp"
+#include "stats_store/layered_stats_source.hpp"
+
+namespace hindsight {
+
+namespace {
+
+/// Runtime errors carry the position of the expression that raised them; the excerpt needs the script's text.
+Error with_excerpt(const Error& e, const std::string& sql) {
+  if (e.pos().valid() && e.pos().file.empty() && e.detail().empty())
+    return e.with_position(e.pos(), caret_excerpt(sql, e.pos().line, e.pos().col));
+  return e;
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void take_warnings(const StatementInput& in) {
+  for (auto* scope : in.scopes)
+    for (auto& w : scope->take_warnings())
+      if (in.warnings) in.warnings->push_back(std::move(w));
+}
+
+}  // namespace
+
+Attempt AttemptRun::report() const {
+  Attempt a;
+  a.number = number;
+  a.error = error;
+  a.reexec_reason = reexec_reason;
+  a.plan_hash = compiled ? plan_hash(*compiled) : "";
+  if (aborted) return a;  // as before the runner existed: a stage that threw reports no timings
+  a.elapsed_ms = executed.elapsed_ms;
+  a.plan_ms = compiled ? compiled->plan_ms : 0;
+  a.stats_ms = stats_ms;
+  return a;
+}
+
+void plan_attempt(const StatementInput& in, AttemptRun& run) {
+  try {
+    // The attempt's limits cover the tables it loads while compiling as well as its execution.
+    run.limits = std::make_unique<QueryLimits>(run.settings);
+    if (run.charge_loads_of) run.limits->charge_loads_of(*run.charge_loads_of);
+    // The scopes this attempt reads: the planner asks them (one read each, for the tables the
+    // statement reads); the oracle, when asked for, answers before every scope.
+    std::shared_ptr<const stats::StatsSource> oracle;
+    StatsProvider provider;
+    if (!in.scopes.empty())
+      provider = [&](const std::vector<stats::TableVersion>& tables) -> std::shared_ptr<const stats::StatsSource> {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto layered = std::make_shared<stats::LayeredStatsSource>();
+        layered->add(oracle);
+        for (auto* scope : in.scopes) layered->add(scope->snapshot(tables, run.settings.stats_max_drift));
+        run.stats_ms += ms_since(t0);
+        return layered;
+      };
+    run.compiled = compile_query(in.db, in.query, in.sql, run.settings, true, provider, run.limits.get());
+    take_warnings(in);
+    if (run.settings.cardinality == "oracle") {
+      // Count what the optimizer will price, over the plan just made, then plan again knowing it.
+      OracleReport report;
+      oracle = oracle_cardinalities(in.db, *run.compiled, run.settings, run.limits.get(), report);
+      if (!provider) provider = [&](const std::vector<stats::TableVersion>&) { return oracle; };
+      run.compiled = compile_query(in.db, in.query, in.sql, run.settings, true, provider, run.limits.get());
+      if (report.capped() && in.warnings) in.warnings->push_back(report.describe());
+      run.oracle = report;
+    }
+  } catch (...) {
+    run.error = with_excerpt(current_exception_as_error(), in.sql);
+    run.aborted = true;
+  }
+}
+
+void execute_attempt(const StatementInput& in, AttemptRun& run) {
+  if (!run.compiled || run.error) return;
+  try {
+    run.executed = execute_query(*run.compiled, run.settings, run.limits.get());
+    run.executed_run = true;
+    if (!in.scopes.empty() && run.executed.exec) {
+      const auto t0 = std::chrono::steady_clock::now();
+      auto mapping = map_query(*run.compiled, &run.executed, run.settings, /*detailed_labels=*/false);
+      stats::AttemptStats observed = collect_attempt_stats(*run.compiled, run.executed, *mapping, run.number);
+      for (auto* scope : in.scopes) scope->record(observed);
+      take_warnings(in);
+      run.observed = std::move(observed);
+      run.stats_ms += ms_since(t0);
+    }
+    if (run.executed.error) {
+      run.executed.error = with_excerpt(*run.executed.error, in.sql);
+      run.error = run.executed.error;
+    }
+  } catch (...) {
+    run.error = with_excerpt(current_exception_as_error(), in.sql);
+    run.aborted = true;
+  }
+}
+
+void record_attempt(AttemptRun& run, StatementResult& result) {
+  if (run.reported()) result.attempts.push_back(run.report());
+  if (run.observed) {
+    result.observed.push_back(std::move(*run.observed));
+    run.observed.reset();
+  }
+}
+
+void adopt_attempt(AttemptRun&& run, StatementResult& result) {
+  record_attempt(run, result);
+  result.compiled = std::move(run.compiled);
+  if (run.executed_run) result.executed = std::move(run.executed);
+  if (run.oracle) result.oracle = std::move(run.oracle);
+  result.error = run.error;
+}
+
+void SingleAttemptRunner::run(const StatementInput& in, StatementResult& result) {
+  AttemptRun run;
+  run.settings = in.settings;
+  plan_attempt(in, run);
+  if (in.execute) execute_attempt(in, run);
+  adopt_attempt(std::move(run), result);
+}
+
+}  // namespace hindsight

@@ -1,0 +1,114 @@
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "planner/session/oracle.hpp"
+#include "planner/session/query_pipeline.hpp"
+#include "stats_store/runtime_stats.hpp"
+
+namespace hindsight {
+
+/// One execution attempt of a statement, as reported to users (DESIGN.md section 8).
+struct Attempt {
+  int number = 1;
+  std::optional<Error> error;
+  double elapsed_ms = 0;
+  std::string plan_hash;      ///< empty when the query did not get as far as a plan
+  std::string reexec_reason;  ///< why this attempt was made (empty for the first)
+  double plan_ms = 0;         ///< compiling (table loads included)
+  /// Time the stats scopes took: reading them before planning, and mapping, collecting and
+  /// recording what the attempt observed after it ran (part of neither plan_ms nor elapsed_ms).
+  double stats_ms = 0;
+};
+
+/// The outcome of the last non-SET statement of a script.
+struct StatementResult {
+  bool is_explain = false;
+  bool analyze = false;
+  /// An ANALYZE statement: `compiled` only names the result columns (table, rows, columns, seconds; no plans,
+  /// no signatures) and `executed` holds one row per analyzed table.
+  bool is_analyze_statement = false;
+  std::unique_ptr<CompiledQuery> compiled;  ///< null if compilation failed
+  ExecutedQuery executed;                   ///< empty unless the query ran
+  std::vector<Attempt> attempts;
+  std::optional<Error> error;  ///< the error that ended the statement, if any
+  /// What the statement's attempts observed (empty with stats_scope = off or when nothing ran).
+  std::vector<stats::AttemptStats> observed;
+  /// With cardinality = oracle: what the oracle computed before the statement was planned.
+  std::optional<OracleReport> oracle;
+  /// Warnings of the stats scopes (a store that could not be opened, read or written), each once.
+  std::vector<std::string> warnings;
+  bool ok() const { return !error; }
+};
+
+/// What the Session hands a StatementRunner for one query statement (SELECT or EXPLAIN): the
+/// statement, the session's settings and the stats scopes the statement reads and feeds.
+struct StatementInput {
+  Database& db;
+  const sql::Query& query;
+  const std::string& sql;         ///< the whole script (positions in errors refer to it)
+  const Settings& settings;       ///< the session's settings at this statement
+  bool execute = true;            ///< false: a plain EXPLAIN (plan only)
+  /// The statement cannot change data, so running it again is safe. Every query statement is a
+  /// SELECT or EXPLAIN today, so the Session sets it for all; a future DML statement must set it
+  /// false (the re-execution driver never runs such a statement twice).
+  bool side_effect_free = true;
+  /// innermost first; [0] is the statement's query scope (one attempt chain), empty with stats off.
+  std::vector<stats::StatsRepository*> scopes;
+  std::vector<std::string>* warnings = nullptr;  ///< the script's warnings (the scopes' go here)
+};
+
+/// One attempt of a statement: planned (and, unless a plain EXPLAIN, executed) under `settings`.
+struct AttemptRun {
+  int number = 1;
+  Settings settings;                    ///< this attempt's settings (the session's plus any overlay)
+  std::unique_ptr<QueryLimits> limits;  ///< this attempt's memory budget and deadline
+  /// A re-execution: the tables the first attempt loaded are charged to this attempt's budget too.
+  const QueryLimits* charge_loads_of = nullptr;
+  std::unique_ptr<CompiledQuery> compiled;
+  std::optional<OracleReport> oracle;
+  ExecutedQuery executed;
+  bool executed_run = false;                 ///< execute_attempt ran (executed holds the run)
+  std::optional<Error> error;                ///< what ended the attempt (compilation or execution)
+  std::optional<stats::AttemptStats> observed;  ///< what it recorded into the scopes
+  double stats_ms = 0;
+  std::string reexec_reason;                 ///< why this attempt was made (empty for the first)
+  bool aborted = false;  ///< a stage threw (compilation, or mapping/collecting after the run)
+  /// Whether users see this attempt: it ran, or it failed.
+  bool reported() const { return executed_run || error.has_value(); }
+  /// The Attempt users see (DESIGN.md section 8).
+  Attempt report() const;
+};
+
+/// Plans attempt `run.number` under `run.settings` (with cardinality = oracle: counts, then plans
+/// again), asking the scopes once. Never throws: a failure lands in `run.error` (with its excerpt).
+void plan_attempt(const StatementInput& in, AttemptRun& run);
+/// Executes the planned attempt, then maps, collects and records what it observed into every scope.
+/// Never throws (a failure lands in `run.error`).
+void execute_attempt(const StatementInput& in, AttemptRun& run);
+/// Appends the attempt's Attempt (when reported()) and its observations to `result`.
+void record_attempt(AttemptRun& run, StatementResult& result);
+/// record_attempt, then moves the attempt's plan, run, oracle report and error into `result`: the
+/// attempt that ends the statement.
+void adopt_attempt(AttemptRun&& run, StatementResult& result);
+
+/// Runs one query statement: how many attempts and with what settings. The Session owns settings
+/// and scopes and calls its runner for every SELECT/EXPLAIN; `reexec/` implements a runner that
+/// re-executes (docs/reexec.md), the default runs one attempt.
+class StatementRunner {
+ public:
+  virtual ~StatementRunner() = default;
+  /// Fills result.compiled/executed/attempts/error/observed/oracle. Must not throw.
+  virtual void run(const StatementInput& in, StatementResult& result) = 0;
+};
+
+/// One attempt: plan, execute (unless a plain EXPLAIN), record. The behaviour of a Session without
+/// a re-execution driver, and of the driver with reexec_strategies = none.
+class SingleAttemptRunner final : public StatementRunner {
+ public:
+  void run(const StatementInput& in, StatementResult& result) override;
+};
+
+}  // namespace hindsight

@@ -1,0 +1,197 @@
+#include "reexec/driver.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <thread>
+
+#include "planner/session/explain.hpp"
+#include "reexec/plan_diff.hpp"
+#include "reexec/plugins/plugins.hpp"
+
+namespace hindsight::reexec {
+
+namespace {
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+AttemptOutcome outcome_of(const AttemptRun& run) {
+  AttemptOutcome o;
+  o.number = run.number;
+  if (run.error) {
+    o.error = run.error->code();
+    o.error_detail = &*run.error;
+  }
+  o.plan = run.compiled.get();
+  o.run = run.executed_run ? &run.executed : nullptr;
+  o.observed = run.observed ? &*run.observed : nullptr;
+  o.fault_injected = run.executed.fault_fired;
+  o.elapsed_ms = run.executed.elapsed_ms;
+  return o;
+}
+
+/// The plugins of one statement, each call guarded: a plugin that throws anyway counts as "no"
+/// and is reported once.
+class Plugins {
+ public:
+  Plugins(const std::vector<std::string>& names, std::vector<std::string>* warnings) : warnings_(warnings) {
+    for (auto& n : names)
+      if (auto p = make_plugin(n)) plugins_.push_back(std::move(p));
+  }
+  std::vector<std::unique_ptr<Plugin>>& all() { return plugins_; }
+
+  template <class Fn>
+  bool call(Plugin& p, Fn&& fn) {
+    try {
+      return fn();
+    } catch (...) {
+      if (warnings_) warnings_->push_back(fmt::format("re-execution: plugin {} failed: {}", p.name(),
+                                                      current_exception_as_error().message()));
+      return false;
+    }
+  }
+
+ private:
+  std::vector<std::unique_ptr<Plugin>> plugins_;
+  std::vector<std::string>* warnings_;
+};
+
+void warn(const StatementInput& in, std::string text) {
+  if (in.warnings) in.warnings->push_back(std::move(text));
+}
+
+}  // namespace
+
+void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
+  if (in.settings.reexec_strategies.empty() || !in.execute) {
+    SingleAttemptRunner().run(in, result);
+    return;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  Plugins plugins(in.settings.reexec_strategies, in.warnings);
+  for (auto& p : plugins.all()) plugins.call(*p, [&] { p->begin(in.settings); return true; });
+  // fault_injection's `times` counts the attempts of this statement that get the fault.
+  int faults_left = in.settings.fault_injection.times;
+
+  AttemptRun run;
+  run.settings = in.settings;
+  plan_attempt(in, run);
+  execute_attempt(in, run);
+  if (run.executed.fault_fired) --faults_left;
+  // Every later attempt is charged the tables this one loaded (they stay loaded in the process, so
+  // they would be free otherwise): each attempt runs under the same memory budget.
+  std::unique_ptr<QueryLimits> first_limits = std::move(run.limits);
+
+  while (true) {
+    const AttemptOutcome outcome = outcome_of(run);
+    for (auto& p : plugins.all()) plugins.call(*p, [&] { p->observe(outcome); return true; });
+    if (!outcome.error) break;
+    // The one place that decides whether a statement may run twice: only without side effects.
+    // Every query statement is a SELECT or EXPLAIN today; a statement that writes must come with
+    // side_effect_free = false and is then never re-executed, whatever the strategies.
+    if (!in.side_effect_free) break;
+    if (!is_reexecutable_error(*outcome.error)) break;  // a bind error or division by zero stays an error
+    std::vector<Plugin*> acting;
+    for (auto& p : plugins.all())
+      if (plugins.call(*p, [&] { return p->wants_reexecution(outcome); })) acting.push_back(p.get());
+    if (acting.empty()) break;
+    std::string who;
+    for (auto* p : acting) who += (who.empty() ? "" : "+") + std::string(p->name());
+    if (run.number >= in.settings.reexec_max_attempts) {
+      if (in.settings.reexec_max_attempts > 1)
+        warn(in, fmt::format("re-execution: {} would run attempt {} after {}, but reexec_max_attempts = {}", who,
+                             run.number + 1, error_code_name(*outcome.error), in.settings.reexec_max_attempts));
+      break;
+    }
+    NextAttempt next;
+    for (auto* p : acting) plugins.call(*p, [&] { p->prepare(outcome, next); return true; });
+    const int64_t budget = in.settings.reexec_time_budget_ms;
+    if (budget > 0 && ms_since(t0) + next.backoff_ms >= static_cast<double>(budget)) {
+      warn(in, fmt::format("re-execution: the time budget ({} ms, reexec_time_budget) is spent; attempt {} is not run",
+                           budget, run.number + 1));
+      break;
+    }
+    if (next.backoff_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(next.backoff_ms));
+
+    AttemptRun following;
+    following.number = run.number + 1;
+    following.settings = in.settings;
+    for (auto& [name, value] : next.overlay) {
+      try {
+        apply_setting(following.settings, name, value);
+      } catch (const Error& e) {
+        warn(in, fmt::format("re-execution: overlay {}={} left out: {}", name, value, e.message()));
+      }
+    }
+    following.settings.fault_injection.times = faults_left;
+    following.charge_loads_of = first_limits.get();
+    const bool replan = next.replan || !run.compiled;
+    bool changed = false;
+    if (replan) {
+      plan_attempt(in, following);
+      if (!following.compiled) {  // the new plan failed: that ends the statement, with its error
+        following.reexec_reason = fmt::format("{} after {} in attempt {}", who, error_code_name(*outcome.error), run.number);
+        record_attempt(run, result);
+        run = std::move(following);
+        break;
+      }
+      changed = !run.compiled || plan_hash(*following.compiled) != plan_hash(*run.compiled);
+    }
+    const CompiledQuery& candidate = replan ? *following.compiled : *run.compiled;
+    bool accepted = false;
+    for (auto* p : acting)
+      accepted = plugins.call(*p, [&] { return p->accept_plan(outcome, candidate, changed); }) || accepted;
+    if (!accepted) {
+      warn(in, fmt::format("re-execution: {} re-planned after {} in attempt {} with what it observed, but the plan "
+                           "did not change; it is not run again",
+                           who, error_code_name(*outcome.error), run.number));
+      break;
+    }
+    std::string reason = fmt::format("{} after {} in attempt {}", who, error_code_name(*outcome.error), run.number);
+    for (auto& n : next.notes) reason += "; " + n;
+    if (!replan) {
+      reason += "; same plan";
+    } else if (changed && run.compiled) {
+      const std::string diff = describe_plan_change(*run.compiled, run.executed_run ? &run.executed : nullptr,
+                                                    *following.compiled);
+      reason += "; plan changed" + (diff.empty() ? std::string(" (not in its joins)") : ": " + diff);
+    } else if (!changed) {
+      reason += "; same plan";
+    }
+    following.reexec_reason = std::move(reason);
+    record_attempt(run, result);
+    if (!replan) {
+      // Re-run the previous plan as it is, under fresh limits.
+      following.compiled = std::move(run.compiled);
+      following.oracle = std::move(run.oracle);
+      try {
+        following.limits = std::make_unique<QueryLimits>(following.settings);
+        if (first_limits) following.limits->charge_loads_of(*first_limits);
+      } catch (...) {
+        following.error = current_exception_as_error();
+        following.aborted = true;
+      }
+    }
+    execute_attempt(in, following);
+    if (following.executed.fault_fired) --faults_left;
+    run = std::move(following);
+  }
+  adopt_attempt(std::move(run), result);
+}
+
+std::vector<std::string> describe_attempts(const StatementResult& result) {
+  std::vector<std::string> lines;
+  for (size_t i = 1; i < result.attempts.size(); ++i) {
+    const Attempt& before = result.attempts[i - 1];
+    const Attempt& a = result.attempts[i];
+    std::string failed = before.error ? fmt::format("{}: {}", error_code_name(before.error->code()), before.error->message())
+                                      : std::string("ok");
+    lines.push_back(fmt::format("re-execution: attempt {} failed ({}); attempt {} {}: {}", before.number, failed,
+                                a.number, a.error ? "failed" : "succeeded", a.reexec_reason));
+  }
+  return lines;
+}
+
+}  // namespace hindsight::reexec

@@ -1,0 +1,57 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "planner/common/error.hpp"
+#include "planner/session/query_pipeline.hpp"
+#include "planner/session/settings.hpp"
+#include "stats_store/runtime_stats.hpp"
+
+namespace hindsight::reexec {
+
+/// What one attempt did, as plugins see it. Plugins decide on `error` (a typed code), never on the
+/// message text; the pointers stay valid for the duration of the call only.
+struct AttemptOutcome {
+  int number = 1;
+  std::optional<ErrorCode> error;       ///< nullopt: the attempt succeeded
+  const Error* error_detail = nullptr;  ///< for messages shown to users, not for decisions
+  const CompiledQuery* plan = nullptr;  ///< null: the attempt failed before it had a plan
+  const ExecutedQuery* run = nullptr;   ///< null: it did not get as far as running
+  const stats::AttemptStats* observed = nullptr;  ///< what it recorded into the scopes (null: nothing)
+  bool fault_injected = false;          ///< the error is settings.fault_injection's
+  double elapsed_ms = 0;
+};
+
+/// What the plugins that act ask of the next attempt.
+struct NextAttempt {
+  /// Settings on top of the session's for the next attempt (later entries win).
+  std::vector<std::pair<std::string, std::string>> overlay;
+  /// Plan again, with what the scopes know now (the failed attempt's observations included); false
+  /// re-runs the previous attempt's plan as it is.
+  bool replan = false;
+  int backoff_ms = 0;              ///< wait this long first (the driver caps it by the time budget)
+  std::vector<std::string> notes;  ///< what each plugin did, for reexec_reason ("overlay workers=8")
+};
+
+/// A re-execution strategy. Lifecycle for one statement: begin() before the first attempt;
+/// observe() after every attempt; wants_reexecution() after a failed attempt that may be re-run;
+/// prepare() for the plugins that want it; accept_plan() once the next attempt is planned (the
+/// attempt runs when one acting plugin accepts). A plugin is made fresh for every statement.
+/// Plugins must not throw (the driver treats an exception as "no" and warns once).
+class Plugin {
+ public:
+  virtual ~Plugin() = default;
+  virtual const char* name() const noexcept = 0;
+  virtual void begin(const Settings& settings) noexcept {}
+  virtual void observe(const AttemptOutcome& outcome) noexcept {}
+  virtual bool wants_reexecution(const AttemptOutcome& outcome) noexcept { return false; }
+  virtual void prepare(const AttemptOutcome& outcome, NextAttempt& next) noexcept {}
+  /// `changed`: the new plan's hash differs from the previous attempt's. Default: run a changed plan only.
+  virtual bool accept_plan(const AttemptOutcome& previous, const CompiledQuery& plan, bool changed) noexcept {
+    return changed;
+  }
+};
+
+}  // namespace hindsight::reexec

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Re-execution through the CLI, on a TPC-H SF 0.01 folder this script generates (docs/reexec.md).
+
+- The map-join case: under memory_limit=28MB with 4 workers the first plan broadcasts an
+  underestimated build side (lineitem behind filters the model cannot estimate) and fails with
+  MEMORY_LIMIT_EXCEEDED; the second attempt partitions the join and returns the rows of an
+  unconstrained run. The JSON lists both attempts (reexec_reason names the plugin, the error and the
+  plan change), stderr has one line for the extra attempt, and explain --analyze shows the final
+  attempt, its build side estimated from runtime.
+- --reexec none: exactly one attempt, the error.
+- Persistence: a new process with the same --store plans the rescued query right: one attempt.
+- Non-retryable errors (division by zero, bind error) have one attempt.
+- Fault injection: TRANSIENT is retried; injected twice with one retry allowed fails with it;
+  reexec_max_attempts is respected; an overlay scoped to MEMORY_LIMIT_EXCEEDED applies to that error
+  and not to TIMEOUT.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+MAP_JOIN = ("SELECT count(*), sum(b.l_quantity) FROM lineitem a JOIN lineitem b ON a.l_partkey = b.l_partkey "
+            "WHERE b.l_quantity + b.l_tax > 2 AND b.l_extendedprice / b.l_quantity > 900 "
+            "AND b.l_tax + b.l_discount >= 0")
+JOIN = "SELECT count(*), sum(o_totalprice) FROM orders JOIN customer ON o_custkey = c_custkey"
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(binary, verb, data, sql, *extra, fmt="json"):
+    p = subprocess.run([binary, verb, "--data", data, "--format", fmt, *extra, sql],
+                       capture_output=True, text=True, timeout=120)
+    obj = None
+    if fmt == "json":
+        try:
+            obj = json.loads(p.stdout)
+        except json.JSONDecodeError:
+            pass
+    return p.returncode, obj, p.stderr, p.stdout
+
+
+def codes(obj):
+    return [(a["error"] or {}).get("code") for a in obj["attempts"]]
+
+
+def nodes(node):
+    yield node
+    for c in node.get("children") or []:
+        yield from nodes(c)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "tpch")
+        subprocess.run([args.bin, "gen", "tpch", "--sf", "0.01", "--out", data], check=True, capture_output=True)
+        store = lambda name: ["--store", os.path.join(tmp, name + ".db")]
+        limited = ["--set", "workers=4", "--set", "memory_limit=28MB"]
+
+        rc, free, _, _ = run(args.bin, "query", data, MAP_JOIN, "--set", "workers=4", "--reexec", "none", *store("free"))
+        check(rc == 0 and free and free["status"] == "ok", f"unconstrained map join runs: {rc}")
+
+        # The map-join case.
+        rc, obj, err, _ = run(args.bin, "query", data, MAP_JOIN, *limited, *store("rescue"))
+        check(rc == 0 and obj and obj["status"] == "ok", f"map join rescued: rc {rc}, {err}")
+        if obj:
+            a = obj["attempts"]
+            check(len(a) == 2, f"two attempts: {a}")
+            check(codes(obj)[:1] == ["MEMORY_LIMIT_EXCEEDED"], f"attempt 1 failed for memory: {codes(obj)}")
+            if len(a) == 2:
+                check(a[0]["reexec_reason"] is None, "the first attempt has no reason")
+                check(a[1]["status"] == "ok" and a[0]["plan_hash"] != a[1]["plan_hash"], f"another plan: {a}")
+                why = a[1]["reexec_reason"] or ""
+                check("reoptimize after MEMORY_LIMIT_EXCEEDED in attempt 1" in why and "broadcast -> partitioned" in why,
+                      f"reason: {why}")
+            check(free and obj["rows"] == free["rows"], f"same rows as unconstrained: {obj['rows']} vs {free and free['rows']}")
+        check("re-execution: attempt 1 failed (MEMORY_LIMIT_EXCEEDED: HashJoinBuild#" in err and "attempt 2 succeeded" in err,
+              f"one stderr line for the extra attempt: {err}")
+        check(err.count("re-execution:") == 1, f"exactly one re-execution line: {err}")
+
+        # Text output: the rows on stdout, the line on stderr.
+        rc, _, err, out = run(args.bin, "query", data, MAP_JOIN, *limited, *store("rescue-text"), fmt="table")
+        check(rc == 0 and "(1 row)" in out and "re-execution: attempt 1 failed" in err, f"text output: {rc} {err}")
+
+        # explain --analyze shows the final attempt: partitioned, its build side estimated from runtime.
+        rc, plan, err, _ = run(args.bin, "explain", data, MAP_JOIN, "--analyze", *limited, *store("explain"))
+        check(rc == 0 and plan is not None, f"explain --analyze rescued: {rc} {err}")
+        if plan:
+            joins = [n for n in nodes(plan["physical"]) if n["operator"] == "HashJoin"]
+            check(len(joins) == 1 and joins[0]["details"].get("distribution") == "partitioned",
+                  f"final plan partitioned: {[j['details'] for j in joins]}")
+            scans = [n for n in nodes(plan["physical"]) if n["operator"] == "TableScan" and "filter" in n["details"]]
+            check(scans and scans[0]["estimate_source"] == "runtime" and scans[0]["estimated_rows"] == 58004,
+                  f"re-plan estimated the build side from what attempt 1 observed: {scans and scans[0]}")
+        check("re-execution: attempt 1 failed" in err, "explain --analyze reports the extra attempt")
+
+        # Persistence: the next process with the same store needs one attempt.
+        rc, again, _, _ = run(args.bin, "query", data, MAP_JOIN, *limited, *store("rescue"))
+        check(rc == 0 and again and len(again["attempts"]) == 1 and again["attempts"][0]["status"] == "ok",
+              f"next process: one attempt: {again and again['attempts']}")
+
+        # --reexec none: one attempt, the error.
+        rc, none, _, _ = run(args.bin, "query", data, MAP_JOIN, *limited, "--reexec", "none", *store("none"))
+        check(rc == 1 and none and codes(none) == ["MEMORY_LIMIT_EXCEEDED"], f"none: one failed attempt: {none and codes(none)}")
+
+        # Non-retryable errors.
+        for sql, code in (("SELECT n_nationkey / 0 FROM nation", "DATA_ERROR"),
+                          ("SELECT no_such_column FROM nation", "BIND_ERROR")):
+            rc, obj, _, _ = run(args.bin, "query", data, sql, *store("errors"))
+            check(rc == 1 and obj and codes(obj) == [code], f"{sql}: one attempt with {code}: {obj and codes(obj)}")
+
+        # Fault injection: retry, its limit and max attempts.
+        fault = lambda spec: ["--set", f"fault_injection=operator=HashJoinBuild;after_rows=100;{spec}"]
+        rc, obj, _, _ = run(args.bin, "query", data, JOIN, *fault("error=TRANSIENT;times=1"), *store("f"))
+        check(rc == 0 and obj and codes(obj) == ["TRANSIENT", None], f"TRANSIENT retried: {obj and codes(obj)}")
+        if obj and len(obj["attempts"]) == 2:
+            check("retry after TRANSIENT" in (obj["attempts"][1]["reexec_reason"] or ""), "retry named")
+        rc, obj, err, _ = run(args.bin, "query", data, JOIN, *fault("error=TRANSIENT;times=2"),
+                              "--set", "reexec_max_attempts=2", *store("f"))
+        check(rc == 1 and obj and codes(obj) == ["TRANSIENT", "TRANSIENT"] and obj["error"]["code"] == "TRANSIENT",
+              f"TRANSIENT twice with one retry fails with it: {obj and codes(obj)}")
+        rc, obj, _, _ = run(args.bin, "query", data, JOIN, *fault("error=TRANSIENT;times=9"), *store("f"))
+        check(rc == 1 and obj and len(obj["attempts"]) == 3, f"default reexec_max_attempts 3: {obj and codes(obj)}")
+
+        # An overlay scoped to MEMORY_LIMIT_EXCEEDED.
+        overlay = ["--reexec", "overlay", "--set", "reexec_overlay.MEMORY_LIMIT_EXCEEDED=workers=3"]
+        rc, obj, _, _ = run(args.bin, "query", data, JOIN, *overlay, *fault("error=MEMORY_LIMIT_EXCEEDED"), *store("o"))
+        check(rc == 0 and obj and codes(obj) == ["MEMORY_LIMIT_EXCEEDED", None], f"overlay on MLE: {obj and codes(obj)}")
+        if obj and len(obj["attempts"]) == 2:
+            check("overlay workers=3" in (obj["attempts"][1]["reexec_reason"] or ""), "overlay named")
+        rc, obj, _, _ = run(args.bin, "query", data, JOIN, *overlay, *fault("error=TIMEOUT"), *store("o"))
+        check(rc == 1 and obj and codes(obj) == ["TIMEOUT"], f"no overlay on TIMEOUT: {obj and codes(obj)}")
+
+        # Bad values are usage errors of the setting, typed.
+        rc, obj, err, _ = run(args.bin, "query", data, JOIN, "--reexec", "sometimes")
+        check(rc == 1 and "TYPE_ERROR" in err, f"unknown strategy refused: {rc} {err}")
+
+    if failures:
+        print(f"{len(failures)} failure(s)")
+        return 1
+    print("reexec CLI: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
