@@ -300,6 +300,12 @@ class Oracle {
       ++report_.timed_out;
       return std::nullopt;
     }
+    // A count planned on the model's estimates may not fit the budget (a broadcast of an underestimated
+    // side): the set is left to the model; the query itself is planned and run afterwards.
+    if (run.error && run.error->code() == ErrorCode::MEMORY_LIMIT_EXCEEDED) {
+      ++report_.out_of_memory;
+      return std::nullopt;
+    }
     if (run.error) throw *run.error;
     if (limits_) limits_->check_deadline("counting sub-plans for the oracle");
     for (const Batch& b : run.batches)
@@ -343,6 +349,9 @@ std::string OracleReport::describe() const {
   if (skipped > 0)
     s += fmt::format("; capped at oracle_max_subplans = {}: {} relation set{} left to the model", cap, skipped,
                      skipped == 1 ? "" : "s");
+  if (out_of_memory > 0)
+    s += fmt::format("; {} count{} ran out of memory and {} left to the model", out_of_memory,
+                     out_of_memory == 1 ? "" : "s", out_of_memory == 1 ? "was" : "were");
   if (timed_out > 0)
     s += fmt::format("; {} count{} ran past oracle_subplan_timeout and {} left to the model", timed_out,
                      timed_out == 1 ? "" : "s", timed_out == 1 ? "was" : "were");

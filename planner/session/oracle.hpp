@@ -12,9 +12,10 @@ struct OracleReport {
   size_t subplans = 0;   ///< counting sub-plans executed
   size_t skipped = 0;    ///< relation sets left to the model because the cap was reached
   size_t timed_out = 0;  ///< counts abandoned after oracle_subplan_timeout (left to the model)
+  size_t out_of_memory = 0;  ///< counts that exceeded the memory budget (left to the model)
   size_t cap = 0;
   double elapsed_ms = 0;
-  bool capped() const { return skipped > 0 || timed_out > 0; }
+  bool capped() const { return skipped > 0 || timed_out > 0 || out_of_memory > 0; }
   /// "oracle: N counting sub-plans in T ms" (+ "; capped at C, S relation sets left to the model").
   std::string describe() const;
 };

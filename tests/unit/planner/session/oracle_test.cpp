@@ -104,5 +104,22 @@ TEST(OracleTest, ACountTooBigForItsTimeoutIsLeftToTheModel) {
   EXPECT_EQ(p.executed.row_count(), r.executed.row_count());
 }
 
+TEST(OracleTest, ACountThatDoesNotFitTheBudgetIsLeftToTheModel) {
+  // Under a budget too small for the counts, the oracle leaves those sets to the model and the statement
+  // still runs (and fails, if it must, as it would without the oracle). The tables are loaded by a first
+  // statement without the budget (a table an earlier statement loaded is not charged again).
+  Session session(testing::tpch_db());
+  session.settings().workers = 2;
+  StatementResult r = session.run_script(
+      "SELECT COUNT(*) FROM lineitem, orders WHERE l_orderkey = o_orderkey; SET memory_limit = '64KB'; "
+      "SET cardinality = oracle; SELECT COUNT(*) FROM lineitem, orders WHERE l_orderkey = o_orderkey");
+  ASSERT_TRUE(r.oracle) << (r.error ? r.error->format() : "");
+  EXPECT_GT(r.oracle->out_of_memory, 0u) << r.oracle->describe();
+  EXPECT_NE(r.oracle->describe().find("ran out of memory"), std::string::npos) << r.oracle->describe();
+  if (r.error) {
+    EXPECT_EQ(r.error->code(), ErrorCode::MEMORY_LIMIT_EXCEEDED) << r.error->format();
+  }
+}
+
 }  // namespace
 }  // namespace hindsight

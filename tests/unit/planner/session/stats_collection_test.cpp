@@ -148,8 +148,10 @@ TEST(StatsCollectionTest, AFailedAttemptKeepsWhatFinishedAndBoundsTheRest) {
   for (auto& rec : r.attempt.stats) {
     exact += !rec.lower_bound;
     if (rec.operator_name == "Aggregate") ADD_FAILURE() << "the aggregate never finished: " << rec.canonical_text;
-    if (!rec.lower_bound) EXPECT_TRUE(rec.operator_name == "Get" || rec.operator_name.rfind("Exchange", 0) == 0)
-        << rec.operator_name << " recorded as exact in a failed attempt";
+    if (!rec.lower_bound) {
+      EXPECT_TRUE(rec.operator_name == "Get" || rec.operator_name.rfind("Exchange", 0) == 0)
+          << rec.operator_name << " recorded as exact in a failed attempt";
+    }
   }
   EXPECT_GT(exact, 0) << "the scans that finished are exact";
 }
