@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make demo: generate skewed TPC-H data (once), show EXPLAIN ANALYZE of a few queries (estimated
-# vs actual rows per operator, with signatures and groups), the equivalence groups of a
-# self-join, and a query that fails its memory budget with a typed error.
+# vs actual rows per operator, with signatures and groups), the same query planned again from what
+# it observed (the stats store), the equivalence groups of a self-join, and a query that fails its memory budget with a typed error.
 set -euo pipefail
 BIN=${1:-build/hindsight}
 DATA=${2:-build/data/tpch-sf0.1-skew}
@@ -17,6 +17,11 @@ for q in 3 5 10; do
   echo; echo "== TPC-H Q$q: EXPLAIN ANALYZE (estimated vs actual rows per operator)"
   "$BIN" explain --analyze --data "$DATA" -f "tests/differential/tpch/$(printf q%02d "$q").sql" || true
 done
+
+echo; echo "== Hindsight remembers: Q5 again, in a new process, estimated from what the run above observed"
+echo "   (est ... from runtime / join_set, q-error 1.0; the store: $DATA/.hindsight/stats.db)"
+"$BIN" explain --analyze --data "$DATA" -f tests/differential/tpch/q05.sql || true
+"$BIN" stats summary --data "$DATA" || true
 
 echo; echo "== Equivalence groups of a self-join: both scans of nation are one computation"
 "$BIN" groups --analyze --data "$DATA" \
