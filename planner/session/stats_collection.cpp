@@ -124,7 +124,9 @@ class Collector {
     const NodeSignatures& sigs = cq_.signer->sign(op);
     put(Kind::Exact, sigs.exact, r);
     if (sigs.join_set) put(Kind::JoinSet, *sigs.join_set, r);
-    put(Kind::Template, sigs.templ, std::move(r));
+    // A template equal to the exact signature (no constants below) would answer only what the exact
+    // key already answers: not stored twice.
+    if (sigs.templ != sigs.exact) put(Kind::Template, sigs.templ, std::move(r));
   }
 
   /// An exchange: what it moved, under its physical signature.

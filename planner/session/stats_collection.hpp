@@ -11,7 +11,7 @@ namespace hindsight {
 ///
 /// Every logical node of the final plans (CTE bodies included) that an operator of the run
 /// implemented contributes one RuntimeStats per signature it has (exact, join-set for inner-join
-/// trees, template). Its rows are the best stats record of its equivalence group in `mapping`
+/// trees, template when it differs from the exact one). Its rows are the best stats record of its equivalence group in `mapping`
 /// (built with the run): an exact count wherever one is visible, a lower bound where everything in
 /// the group was cut short (LIMIT early exit, a failed or timed-out attempt, an operator that did
 /// not finish). Bytes, memory and time come from the physical operator that implemented the node

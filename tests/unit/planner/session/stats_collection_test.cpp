@@ -80,8 +80,10 @@ TEST(StatsCollectionTest, ReplicatedScanIsCountedOnce) {
 }
 
 TEST(StatsCollectionTest, KeysEveryNodeByItsSignaturesWithItsInputTables) {
+  // A constant below the join (true of every customer) makes its template differ from its exact signature.
   Observed r = run_and_collect(
-      "SELECT c_mktsegment, COUNT(*) FROM orders, customer WHERE o_custkey = c_custkey GROUP BY c_mktsegment");
+      "SELECT c_mktsegment, COUNT(*) FROM orders, customer WHERE o_custkey = c_custkey AND c_acctbal > -5000 "
+      "GROUP BY c_mktsegment");
   ASSERT_FALSE(r.run.error);
   ASSERT_EQ(r.attempt.tables.size(), 2u);
   EXPECT_EQ(r.attempt.tables[0].name, "customer");
@@ -92,6 +94,7 @@ TEST(StatsCollectionTest, KeysEveryNodeByItsSignaturesWithItsInputTables) {
   ASSERT_TRUE(join);
   const NodeSignatures& sigs = r.cq->signer->sign(*join);
   ASSERT_TRUE(sigs.join_set);
+  ASSERT_NE(sigs.templ, sigs.exact);
   for (auto [kind, s] : {std::pair{Kind::Exact, sigs.exact}, {Kind::JoinSet, *sigs.join_set}, {Kind::Template, sigs.templ}}) {
     const stats::RuntimeStats* rec = record_of(r.attempt, kind, s);
     ASSERT_TRUE(rec) << static_cast<int>(kind);
@@ -108,6 +111,11 @@ TEST(StatsCollectionTest, KeysEveryNodeByItsSignaturesWithItsInputTables) {
   const stats::RuntimeStats* agg_rec = record_of(r.attempt, Kind::Exact, r.cq->signer->sign(*agg).exact);
   ASSERT_TRUE(agg_rec);
   EXPECT_EQ(agg_rec->rows, 5);  // five market segments
+  // A node without constants below has its exact signature as template: stored once, under the exact key.
+  const LogicalOperator* orders = get_of(*r.cq, "orders");
+  ASSERT_EQ(r.cq->signer->sign(*orders).templ, r.cq->signer->sign(*orders).exact);
+  EXPECT_TRUE(record_of(r.attempt, Kind::Exact, r.cq->signer->sign(*orders).exact));
+  EXPECT_FALSE(record_of(r.attempt, Kind::Template, r.cq->signer->sign(*orders).exact));
   // No signature twice.
   std::set<std::pair<Kind, sig::Signature>> seen;
   for (auto& rec : r.attempt.stats) EXPECT_TRUE(seen.insert({rec.kind, rec.signature}).second);
