@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "planner/common/elapsed.hpp"
 #include "planner/session/explain.hpp"
 #include "reexec/plan_diff.hpp"
 #include "reexec/plugins/plugins.hpp"
@@ -12,10 +13,6 @@
 namespace hindsight::reexec {
 
 namespace {
-
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 AttemptOutcome outcome_of(const AttemptRun& run) {
   AttemptOutcome o;

@@ -7,38 +7,35 @@
 
 namespace hindsight::stats {
 
-/// Asks its layers in order: the first exact answer (not a lower bound) wins; when every answer is
-/// a lower bound, the largest one is returned (a lower bound is never preferred to an exact count,
-/// and the tightest bound is the largest).
+/// Asks its layers in order and combines their answers by the rank rule (RankedAnswer): the first
+/// exact count, raised to a larger lower bound of an earlier layer; with lower bounds only, the
+/// largest.
 class LayeredStatsSource final : public StatsSource {
  public:
   void add(std::shared_ptr<const StatsSource> layer) {
     if (layer && !layer->empty()) layers_.push_back(std::move(layer));
   }
   std::optional<ObservedRows> find(KeyKind kind, const sig::Signature& key) const override {
-    std::optional<ObservedRows> bound;
-    for (const auto& layer : layers_) {
-      auto o = layer->find(kind, key);
-      if (!o) continue;
-      if (!o->lower_bound) return o;
-      if (!bound || o->rows > bound->rows) bound = o;
-    }
-    return bound;
+    auto e = combine([&](const StatsSource& layer) -> std::optional<RowEstimate> {
+      auto o = layer.find(kind, key);
+      return o ? std::optional<RowEstimate>(RowEstimate{*o}) : std::nullopt;
+    });
+    return e ? std::optional<ObservedRows>(e->observed) : std::nullopt;
   }
   /// The same rule over the layers' own look-ups (which name their sources: an oracle says `oracle`).
   std::optional<RowEstimate> lookup(const SignatureKeys& keys) const override {
-    std::optional<RowEstimate> bound;
-    for (const auto& layer : layers_) {
-      auto e = layer->lookup(keys);
-      if (!e) continue;
-      if (!e->observed.lower_bound) return e;
-      if (!bound || e->observed.rows > bound->observed.rows) bound = e;
-    }
-    return bound;
+    return combine([&](const StatsSource& layer) { return layer.lookup(keys); });
   }
   bool empty() const override { return layers_.empty(); }
 
  private:
+  template <class Ask>
+  std::optional<RowEstimate> combine(Ask ask) const {
+    RankedAnswer answer;
+    for (const auto& layer : layers_)
+      if (answer.offer(ask(*layer))) break;
+    return answer.result();
+  }
   std::vector<std::shared_ptr<const StatsSource>> layers_;
 };
 

@@ -15,23 +15,14 @@ const char* estimate_source_name(EstimateSource s) {
 
 std::optional<RowEstimate> StatsSource::lookup(const SignatureKeys& keys) const {
   if (empty()) return std::nullopt;
-  // The first exact count in rank order answers, raised to any lower bound a better-ranked key knew;
-  // with lower bounds only, the largest.
-  std::optional<RowEstimate> bound;
-  auto consider = [&](std::optional<ObservedRows> o, EstimateSource source) -> std::optional<RowEstimate> {
-    if (!o) return std::nullopt;
-    if (o->lower_bound) {
-      if (!bound || o->rows > bound->observed.rows) bound = RowEstimate{*o, source};
-      return std::nullopt;
-    }
-    if (bound && bound->observed.rows > o->rows) o->rows = bound->observed.rows;
-    return RowEstimate{*o, source};
+  RankedAnswer answer;
+  auto offer = [&](std::optional<ObservedRows> o, EstimateSource source) {
+    return answer.offer(o ? std::optional<RowEstimate>(RowEstimate{*o, source}) : std::nullopt);
   };
-  if (auto e = consider(find(KeyKind::Exact, keys.exact), EstimateSource::Runtime)) return e;
-  if (keys.join_set)
-    if (auto e = consider(find(KeyKind::JoinSet, *keys.join_set), EstimateSource::JoinSet)) return e;
-  if (auto e = consider(find(KeyKind::Template, keys.templ), EstimateSource::Template)) return e;
-  return bound;
+  if (!offer(find(KeyKind::Exact, keys.exact), EstimateSource::Runtime) &&
+      !(keys.join_set && offer(find(KeyKind::JoinSet, *keys.join_set), EstimateSource::JoinSet)))
+    offer(find(KeyKind::Template, keys.templ), EstimateSource::Template);
+  return answer.result();
 }
 
 }  // namespace hindsight::stats

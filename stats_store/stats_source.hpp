@@ -48,6 +48,28 @@ struct RowEstimate {
   EstimateSource source = EstimateSource::Runtime;
 };
 
+/// The one rule for combining answers given in rank order (the keys of one look-up, the layers of
+/// a LayeredStatsSource): the first exact count answers, raised to the largest lower bound ranked
+/// before it; with lower bounds only, the largest of them (still a lower bound).
+class RankedAnswer {
+ public:
+  /// Offers the next answer in rank order; true once an exact count decided (stop offering).
+  bool offer(const std::optional<RowEstimate>& e) {
+    if (!e) return false;
+    if (e->observed.lower_bound) {
+      if (!bound_ || e->observed.rows > bound_->observed.rows) bound_ = e;
+      return false;
+    }
+    exact_ = e;
+    if (bound_ && bound_->observed.rows > exact_->observed.rows) exact_->observed.rows = bound_->observed.rows;
+    return true;
+  }
+  std::optional<RowEstimate> result() const { return exact_ ? exact_ : bound_; }
+
+ private:
+  std::optional<RowEstimate> exact_, bound_;
+};
+
 /// Observed output rows by signature. Implementations: the query scope (one attempt chain), the
 /// process scope and the persistent SQLite store (stats_store), and EmptyStatsSource.
 class StatsSource {

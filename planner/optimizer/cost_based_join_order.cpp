@@ -41,6 +41,23 @@ std::string shape(const LogicalOperator& op) {
 
 }  // namespace
 
+std::vector<uint64_t> condition_inputs(const std::vector<const LogicalOperator*>& leaves,
+                                       const std::vector<const Expr*>& conditions) {
+  std::vector<std::set<ColumnId>> cols;
+  for (const LogicalOperator* l : leaves) cols.push_back(output_set(*l));
+  std::vector<uint64_t> touched(conditions.size(), 0);
+  for (size_t k = 0; k < conditions.size(); ++k)
+    for (ColumnId c : columns_of(*conditions[k]))
+      for (size_t i = 0; i < cols.size(); ++i)
+        if (cols[i].count(c)) touched[k] |= uint64_t{1} << i;
+  return touched;
+}
+
+bool condition_inside(uint64_t touched, uint64_t set, size_t leaf_count) {
+  const bool all = set == (leaf_count >= 64 ? ~uint64_t{0} : (uint64_t{1} << leaf_count) - 1);
+  return all || (touched != 0 && (touched & ~set) == 0 && __builtin_popcountll(touched) >= 2);
+}
+
 bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx) {
   bool changed = false;
   if (!is_inner_join(*plan) || count_leaves(*plan) < 3) {
@@ -64,22 +81,19 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
   for (auto& l : leaves) order_joins_by_cost(l, model, ctx);
 
   joinorder::QueryGraph graph;
-  std::vector<std::set<ColumnId>> leaf_cols;
-  for (size_t i = 0; i < leaves.size(); ++i) {
+  for (size_t i = 0; i < leaves.size(); ++i)
     graph.add_relation(std::max(1.0, model.estimate(*leaves[i])), static_cast<int64_t>(i));
-    leaf_cols.push_back(output_set(*leaves[i]));
-  }
   // One hyperedge per condition. Conditions between the same inputs (composite keys) share one
   // selectivity, combined with backoff as the model does: the first edge carries it, the others
   // 1, and all are applied at the same join.
-  std::vector<joinorder::RelSet> touched_by(conds.size(), 0);
+  std::vector<const LogicalOperator*> leaf_ptrs;
+  for (auto& l : leaves) leaf_ptrs.push_back(l.get());
+  std::vector<const Expr*> cond_ptrs;
+  for (auto& c : conds) cond_ptrs.push_back(c.get());
+  const std::vector<joinorder::RelSet> touched_by = condition_inputs(leaf_ptrs, cond_ptrs);
   std::map<joinorder::RelSet, std::vector<size_t>> by_inputs;
-  for (size_t k = 0; k < conds.size(); ++k) {
-    for (ColumnId c : columns_of(*conds[k]))
-      for (size_t i = 0; i < leaves.size(); ++i)
-        if (leaf_cols[i].count(c)) touched_by[k] |= joinorder::RelSet{1} << i;
+  for (size_t k = 0; k < conds.size(); ++k)
     if (__builtin_popcountll(touched_by[k]) >= 2) by_inputs[touched_by[k]].push_back(k);  // else: on top, below
-  }
   for (auto& [touched, ks] : by_inputs) {
     joinorder::RelSet first = touched & (~touched + 1);
     double left_rows = graph.relations()[static_cast<size_t>(__builtin_ctzll(first))].cardinality;
@@ -109,10 +123,8 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
       for (size_t i = 0; i < leaves.size(); ++i)
         if (set >> i & 1) inputs.push_back(leaves[i].get());
       std::vector<const Expr*> inside;
-      const bool all = set == (joinorder::RelSet{1} << leaves.size()) - 1;
       for (size_t k = 0; k < conds.size(); ++k)
-        if (all || (touched_by[k] != 0 && (touched_by[k] & ~set) == 0 && __builtin_popcountll(touched_by[k]) >= 2))
-          inside.push_back(conds[k].get());
+        if (condition_inside(touched_by[k], set, leaves.size())) inside.push_back(conds[k].get());
       return model.observed_join_rows(inputs, inside);
     };
   }

@@ -12,4 +12,14 @@ namespace hindsight {
 /// if any tree changed; estimates of the rebuilt trees are refreshed.
 bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx);
 
+/// Per condition of an inner-join tree, the bit set (bit i = leaves[i]) of the inputs whose
+/// columns it reads: the join graph's hyperedges.
+std::vector<uint64_t> condition_inputs(const std::vector<const LogicalOperator*>& leaves,
+                                       const std::vector<const Expr*>& conditions);
+
+/// Whether condition k (reading the inputs `touched`) counts inside the relation set `set` of a tree
+/// of `leaf_count` inputs, as the enumerator's look-up by join-set signature counts it: every
+/// condition for the whole tree, else those reading two inputs or more, all of them in the set.
+bool condition_inside(uint64_t touched, uint64_t set, size_t leaf_count);
+
 }  // namespace hindsight

@@ -84,15 +84,9 @@ void render(const PhysicalOperator& op, const CompiledQuery& cq, const ExecutedQ
   for (auto& c : op.children) render(*c, cq, run, mapping, depth + 1, out);
 }
 
-/// The physical operator that implements logical node `id` (produces exactly its rows), if any.
-const PhysicalOperator* implementing(const PhysicalOperator& op, NodeId id) {
-  if (op.logical_id == id) return &op;
-  for (auto& c : op.children)
-    if (auto* p = implementing(*c, id)) return p;
-  return nullptr;
-}
+using Implementing = std::map<NodeId, const PhysicalOperator*>;
 
-nlohmann::json logical_json(const LogicalOperator& op, const CompiledQuery& cq, const PhysicalOperator& physical,
+nlohmann::json logical_json(const LogicalOperator& op, const CompiledQuery& cq, const Implementing& implementing,
                             const ExecutedQuery* run, const QueryMapping* mapping) {
   nlohmann::json details = nlohmann::json::object();
   for (auto& p : op.params(cq.ctx)) details[p.key] = p.value;
@@ -109,14 +103,13 @@ nlohmann::json logical_json(const LogicalOperator& op, const CompiledQuery& cq, 
   node["template_signature"] = cq.signer->sign(op).templ.hex();
   if (mapping)
     if (auto g = mapping->group_of_logical(op.id)) node["group"] = *g;
-  if (run)
-    if (const PhysicalOperator* p = implementing(physical, op.id))
-      if (auto a = observed_output(*run, *p)) {
-        node["actual_rows"] = a->rows;
-        node["actual_complete"] = a->complete;
-        node["q_error"] = q_error(op.estimated_rows, static_cast<double>(a->rows));
-      }
-  for (auto& c : op.children) node["children"].push_back(logical_json(*c, cq, physical, run, mapping));
+  if (auto p = implementing.find(op.id); run && p != implementing.end())
+    if (auto a = observed_output(*run, *p->second)) {
+      node["actual_rows"] = a->rows;
+      node["actual_complete"] = a->complete;
+      node["q_error"] = q_error(op.estimated_rows, static_cast<double>(a->rows));
+    }
+  for (auto& c : op.children) node["children"].push_back(logical_json(*c, cq, implementing, run, mapping));
   return node;
 }
 
@@ -174,13 +167,14 @@ std::string explain_text(const CompiledQuery& cq, const ExecutedQuery* run, cons
 }
 
 nlohmann::json explain_json(const CompiledQuery& cq, const ExecutedQuery* run, const QueryMapping* mapping) {
-  nlohmann::json j = {{"logical", logical_json(*cq.logical, cq, *cq.physical, run, mapping)},
+  const Implementing implementing = implementing_operators(cq);
+  nlohmann::json j = {{"logical", logical_json(*cq.logical, cq, implementing, run, mapping)},
                       {"physical", physical_json(*cq.physical, cq, run, mapping)}};
   if (!cq.ctes.empty()) {
     j["ctes"] = nlohmann::json::array();
     for (auto& c : cq.ctes)
       j["ctes"].push_back({{"name", c.name},
-                           {"logical", logical_json(*c.logical, cq, *c.physical, run, mapping)},
+                           {"logical", logical_json(*c.logical, cq, implementing, run, mapping)},
                            {"physical", physical_json(*c.physical, cq, run, mapping)}});
   }
   return j;

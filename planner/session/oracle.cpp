@@ -7,8 +7,10 @@
 #include <map>
 #include <set>
 
+#include "planner/common/elapsed.hpp"
 #include "planner/common/error.hpp"
 #include "planner/logical/plan_utils.hpp"
+#include "planner/optimizer/cost_based_join_order.hpp"
 #include "planner/physical/physical_planner.hpp"
 #include "planner/signing/plan_signer.hpp"
 
@@ -74,28 +76,19 @@ void find_regions(LogicalPtr& slot, std::vector<Region>& regions, std::vector<co
   }
   Region r;
   flatten(slot, r);
-  std::vector<std::set<ColumnId>> cols;
-  for (LogicalPtr* l : r.leaves) cols.push_back(output_set(**l));
-  for (const Expr* c : r.conditions) {
-    RelSet t = 0;
-    for (ColumnId id : columns_of(*c))
-      for (size_t i = 0; i < cols.size(); ++i)
-        if (cols[i].count(id)) t |= RelSet{1} << i;
-    r.touched.push_back(t);
-  }
-  std::vector<LogicalPtr*> leaves = r.leaves;
+  std::vector<const LogicalOperator*> leaves;
+  for (LogicalPtr* l : r.leaves) leaves.push_back(l->get());
+  r.touched = condition_inputs(leaves, r.conditions);
+  std::vector<LogicalPtr*> slots = r.leaves;
   regions.push_back(std::move(r));
-  for (LogicalPtr* l : leaves) find_regions(*l, regions, gets);
+  for (LogicalPtr* l : slots) find_regions(*l, regions, gets);
 }
 
-/// The conditions the enumerator counts inside `set` (as its look-up does): every condition for
-/// the whole region, else those reading two inputs or more, all of them in the set.
+/// The conditions the enumerator counts inside `set` (condition_inside: the same rule as its look-up).
 std::vector<size_t> inside(const Region& r, RelSet set) {
-  const bool all = set == (RelSet{1} << r.leaves.size()) - 1;
   std::vector<size_t> out;
   for (size_t k = 0; k < r.conditions.size(); ++k)
-    if (all || (r.touched[k] != 0 && (r.touched[k] & ~set) == 0 && __builtin_popcountll(r.touched[k]) >= 2))
-      out.push_back(k);
+    if (condition_inside(r.touched[k], set, r.leaves.size())) out.push_back(k);
   return out;
 }
 
@@ -364,7 +357,7 @@ std::shared_ptr<const stats::StatsSource> oracle_cardinalities(Database& db, Com
   report = OracleReport{};
   report.cap = static_cast<size_t>(settings.oracle_max_subplans);
   auto source = Oracle(db, cq, settings, limits, report).run();
-  report.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  report.elapsed_ms = ms_since(t0);
   return source;
 }
 

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <functional>
 #include <set>
 
+#include "planner/common/elapsed.hpp"
 #include "planner/common/error.hpp"
 #include "planner/optimizer/cardinality_model.hpp"
 #include "planner/optimizer/cost_based_join_order.hpp"
@@ -12,12 +14,6 @@
 #include "planner/session/query_limits.hpp"
 
 namespace hindsight {
-
-namespace {
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-}  // namespace
 
 std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, const std::string& sql,
                                              const Settings& settings, bool sign_plans,
@@ -178,6 +174,17 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
     out.exec->fragments.clear();
     out.exec->builder.reset();
   }
+  return out;
+}
+
+std::map<NodeId, const PhysicalOperator*> implementing_operators(const CompiledQuery& cq) {
+  std::map<NodeId, const PhysicalOperator*> out;
+  std::function<void(const PhysicalOperator&)> walk = [&](const PhysicalOperator& op) {
+    if (op.logical_id != 0) out.emplace(op.logical_id, &op);  // pre-order: the top-most one stays
+    for (auto& c : op.children) walk(*c);
+  };
+  for (auto& c : cq.ctes) walk(*c.physical);
+  walk(*cq.physical);
   return out;
 }
 

@@ -95,6 +95,10 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& ctx,
                            const std::vector<const PhysicalOperator*>& ctes, const std::vector<ColumnId>& outputs,
                            const Settings& settings, QueryLimits* limits, FaultInjection* fault = nullptr);
 
+/// For each logical node of the query's plans (CTE bodies included), the physical operator that
+/// implements it: the top-most one whose `logical_id` names it (it produces exactly the node's rows).
+std::map<NodeId, const PhysicalOperator*> implementing_operators(const CompiledQuery& cq);
+
 /// What a physical node produced during a run: its output exec operator's rows (for an exchange,
 /// the rows that entered it; for a replicated stream, one worker's copy), and whether it ran to
 /// exhaustion (else `rows` is a lower bound). The one definition of a node's observed rows:

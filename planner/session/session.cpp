@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "planner/common/elapsed.hpp"
 #include "planner/common/text.hpp"
 #include "planner/optimizer/stats/table_statistics_store.hpp"
 #include "planner/session/explain.hpp"
@@ -12,17 +13,6 @@
 #include "stats_store/memory_repository.hpp"
 
 namespace hindsight {
-
-namespace {
-
-/// Runtime errors carry the position of the expression that raised them; the excerpt needs the script's text.
-Error with_excerpt(const Error& e, const std::string& sql) {
-  if (e.pos().valid() && e.pos().file.empty() && e.detail().empty())
-    return e.with_position(e.pos(), caret_excerpt(sql, e.pos().line, e.pos().col));
-  return e;
-}
-
-}  // namespace
 
 Session::Session(Database& db)
     : db_(db),
@@ -96,7 +86,7 @@ StatementResult Session::run_analyze(const sql::AnalyzeStatement& stmt, const st
     ++batch.rows;
   }
   if (batch.rows > 0) result.executed.batches.push_back(std::move(batch));
-  result.executed.elapsed_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  result.executed.elapsed_ms = ms_since(t0);
   result.attempts.push_back({1, std::nullopt, result.executed.elapsed_ms, "", ""});
   return result;
 }

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "planner/common/elapsed.hpp"
 #include "planner/common/text.hpp"
 #include "planner/session/explain.hpp"
 #include "planner/session/plan_mapping.hpp"
@@ -12,16 +13,7 @@ namespace hindsight {
 
 namespace {
 
-/// Runtime errors carry the position of the expression that raised them; the excerpt needs the script's text.
-Error with_excerpt(const Error& e, const std::string& sql) {
-  if (e.pos().valid() && e.pos().file.empty() && e.detail().empty())
-    return e.with_position(e.pos(), caret_excerpt(sql, e.pos().line, e.pos().col));
-  return e;
-}
 
-double ms_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 void take_warnings(const StatementInput& in) {
   for (auto* scope : in.scopes)
@@ -30,6 +22,12 @@ void take_warnings(const StatementInput& in) {
 }
 
 }  // namespace
+
+Error with_excerpt(const Error& e, const std::string& sql) {
+  if (e.pos().valid() && e.pos().file.empty() && e.detail().empty())
+    return e.with_position(e.pos(), caret_excerpt(sql, e.pos().line, e.pos().col));
+  return e;
+}
 
 Attempt AttemptRun::report() const {
   Attempt a;

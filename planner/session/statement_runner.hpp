@@ -43,6 +43,10 @@ struct StatementResult {
   bool ok() const { return !error; }
 };
 
+/// `e` with a caret excerpt of `sql` at its position, when it has a position in the script but no
+/// excerpt yet (runtime errors carry the position of the expression that raised them).
+Error with_excerpt(const Error& e, const std::string& sql);
+
 /// What the Session hands a StatementRunner for one query statement (SELECT or EXPLAIN): the
 /// statement, the session's settings and the stats scopes the statement reads and feeds.
 struct StatementInput {

@@ -42,17 +42,13 @@ class Collector {
       : cq_(cq), run_(run), mapping_(mapping) {}
 
   std::vector<stats::RuntimeStats> collect() {
-    // Which physical operator implements each logical node (the top-most, visited first).
-    auto index = [&](const PhysicalOperator& root) {
-      std::function<void(const PhysicalOperator&)> walk = [&](const PhysicalOperator& op) {
-        if (op.logical_id != 0) implemented_by_.emplace(op.logical_id, &op);
-        if (op.kind == PhysicalOpKind::Exchange) exchange(op);
-        for (auto& c : op.children) walk(*c);
-      };
-      walk(root);
+    implemented_by_ = implementing_operators(cq_);
+    std::function<void(const PhysicalOperator&)> exchanges = [&](const PhysicalOperator& op) {
+      if (op.kind == PhysicalOpKind::Exchange) exchange(op);
+      for (auto& c : op.children) exchanges(*c);
     };
-    for (auto& c : cq_.ctes) index(*c.physical);
-    index(*cq_.physical);
+    for (auto& c : cq_.ctes) exchanges(*c.physical);
+    exchanges(*cq_.physical);
     for (auto& c : cq_.ctes) logical(*c.logical);
     logical(*cq_.logical);
     std::vector<stats::RuntimeStats> out;
