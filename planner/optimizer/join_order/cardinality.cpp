@@ -3,8 +3,10 @@
 namespace hindsight::joinorder {
 
 double estimate_cardinality(const QueryGraph& graph, RelSet set) {
+  if (rel_count(set) == 1) return graph.relation(lowest_rel(set)).cardinality;
+  // A semi member adds no rows of its own: its edge's selectivity is the share of the left rows it keeps.
   double rows = 1;
-  for_each_rel(set, [&](int rel) { rows *= graph.relation(rel).cardinality; });
+  for_each_rel(set & ~graph.semi_members(), [&](int rel) { rows *= graph.relation(rel).cardinality; });
   for (const JoinEdge& edge : graph.edges()) {
     if (is_subset(edge.relations(), set)) rows *= edge.selectivity;
   }

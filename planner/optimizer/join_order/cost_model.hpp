@@ -1,5 +1,8 @@
 #pragma once
 #include <algorithm>
+#include <optional>
+
+#include "planner/optimizer/join_order/query_graph.hpp"
 
 #include "planner/optimizer/join_order/rel_set.hpp"
 
@@ -47,6 +50,19 @@ inline OrientedJoin cheaper_orientation(const JoinCostModel& model, RelSet a, do
   const double ba = inputs + model.join_cost(b, b_rows, a, a_rows, out_rows);
   if (ba < ab || (ba == ab && a_rows < b_rows)) return OrientedJoin{ba, true};
   return OrientedJoin{ab, false};
+}
+
+/// cheaper_orientation() among the orientations `graph` allows (QueryGraph::legal_join: a semi member is always the
+/// right input of its semi join); nullopt when the graph allows neither.
+inline std::optional<OrientedJoin> cheaper_legal_orientation(const JoinCostModel& model, const QueryGraph& graph,
+                                                             RelSet a, double a_rows, double a_cost, RelSet b,
+                                                             double b_rows, double b_cost, double out_rows) {
+  const bool ab = graph.legal_join(a, b);
+  const bool ba = graph.legal_join(b, a);
+  if (ab && ba) return cheaper_orientation(model, a, a_rows, a_cost, b, b_rows, b_cost, out_rows);
+  if (ab) return OrientedJoin{a_cost + b_cost + model.join_cost(a, a_rows, b, b_rows, out_rows), false};
+  if (ba) return OrientedJoin{a_cost + b_cost + model.join_cost(b, b_rows, a, a_rows, out_rows), true};
+  return std::nullopt;
 }
 
 }  // namespace hindsight::joinorder

@@ -16,7 +16,12 @@ int join_by_cross_products(JoinTree& tree, std::vector<int> roots, const QueryGr
     const JoinNode& a = tree.nodes[acc];
     const JoinNode& b = tree.nodes[roots[i]];
     const double rows = card(a.set | b.set);
-    const OrientedJoin join = cheaper_orientation(cost_model, a.set, a.rows, a.cost, b.set, b.rows, b.cost, rows);
+    // Components are complete sets (a semi member is linked to the relations it requires), so both orientations
+    // are inner joins; the legal variant only keeps a lone semi member from ever being crossed.
+    const std::optional<OrientedJoin> legal =
+        cheaper_legal_orientation(cost_model, graph, a.set, a.rows, a.cost, b.set, b.rows, b.cost, rows);
+    if (!legal) throw std::invalid_argument("join_by_cross_products: a semi member without its required relations");
+    const OrientedJoin join = *legal;
     const int left = join.swapped ? roots[i] : acc;
     const int right = join.swapped ? acc : roots[i];
     acc = tree.add_join(graph, left, right, rows, join.cost);

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 #include <vector>
@@ -134,15 +135,22 @@ class DpccpComponent {
     ++stats_.ccp_pairs;
     const DpEntry* a = table_.find(s1);
     const DpEntry* b = table_.find(s2);
-    HS_ASSERT(a != nullptr && b != nullptr, "dpccp: csg-cmp pair priced before its inputs");
+    // With semi members some connected sets have no legal plan (a member without the relations it requires): they
+    // never get an entry, and pairs holding them are skipped.
+    HS_ASSERT(graph_.semi_members() != 0 || (a != nullptr && b != nullptr),
+              "dpccp: csg-cmp pair priced before its inputs");
+    if (a == nullptr || b == nullptr) return;
+    const bool ab = graph_.legal_join(a->global, b->global);
+    if (!ab && !graph_.legal_join(b->global, a->global)) return;
     DpEntry& entry = table_.slot(s1 | s2);
     if (!entry.present) {
       entry.present = true;
       entry.global = a->global | b->global;
       entry.rows = card_(entry.global);
     }
-    const OrientedJoin join =
-        cheaper_orientation(cost_model_, a->global, a->rows, a->cost, b->global, b->rows, b->cost, entry.rows);
+    const std::optional<OrientedJoin> legal = cheaper_legal_orientation(
+        cost_model_, graph_, a->global, a->rows, a->cost, b->global, b->rows, b->cost, entry.rows);
+    const OrientedJoin join = *legal;
     if (join.cost < entry.cost) {
       entry.cost = join.cost;
       entry.left = join.swapped ? s2 : s1;

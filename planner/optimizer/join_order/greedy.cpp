@@ -34,11 +34,13 @@ JoinTree enumerate_greedy(const QueryGraph& graph, const JoinCostModel& cost_mod
       for (size_t b = a + 1; b < current.size(); ++b) {
         const JoinNode& nb = tree.nodes[current[b]];
         if ((linked & nb.set) == 0) continue;
+        // A semi member joins only its required relations' tree, as the right input.
+        if (!graph.legal_join(na.set, nb.set) && !graph.legal_join(nb.set, na.set)) continue;
         ++tree.stats.ccp_pairs;
         const double rows = rows_of(na.set | nb.set);
         if (found && rows > best.rows) continue;
-        const OrientedJoin join = cheaper_orientation(cost_model, na.set, na.rows, na.cost, nb.set, nb.rows, nb.cost,
-                                                      rows);
+        const OrientedJoin join = *cheaper_legal_orientation(cost_model, graph, na.set, na.rows, na.cost, nb.set,
+                                                             nb.rows, nb.cost, rows);
         if (!found || rows < best.rows || join.cost < best.join.cost) {
           best = Candidate{a, b, rows, join};
           found = true;

@@ -17,6 +17,7 @@ struct JoinNode {
   int right = -1;    ///< Index of the right input (the build side for hash joins), -1 for a leaf.
   int relation = -1; ///< Relation number for a leaf, -1 for a join.
   std::vector<int> edges_applied;  ///< Indices into QueryGraph::edges() this join applies; empty = cross product.
+  bool semi = false;  ///< A semi join: the right input is a semi member and edges_applied its semi edge.
 
   bool is_leaf() const { return relation >= 0; }
 };
@@ -50,7 +51,8 @@ struct JoinTree {
   int add_join(const QueryGraph& graph, int left, int right, double rows, double cost);
 };
 
-/// The tree as text, e.g. "((R0 ⋈ R1) × R2)": ⋈ for a join applying a predicate, × for a cross product.
+/// The tree as text, e.g. "((R0 ⋈ R1) × R2)": ⋈ for a join applying a predicate, × for a cross product, ⋉ for the
+/// semi join of a semi member.
 std::string to_string(const JoinTree& tree);
 
 /// Empty when `tree` is a well-formed plan for `graph` (every relation exactly once, children before parents,

@@ -29,6 +29,28 @@ int QueryGraph::add_edge(RelSet left, RelSet right, double selectivity, int edge
   return static_cast<int>(edges_.size()) - 1;
 }
 
+int QueryGraph::add_semi_member(double cardinality, RelSet required, double selectivity, int64_t tag, int edge_tag) {
+  if (required == 0) throw std::invalid_argument("query graph: a semi member requires no relation");
+  if (!is_subset(required, all())) throw std::invalid_argument("query graph: a semi member requires an unknown relation");
+  if ((required & semi_members_) != 0) throw std::invalid_argument("query graph: a semi member requires a semi member");
+  if (!std::isfinite(selectivity) || selectivity < 0) {
+    throw std::invalid_argument("query graph: edge selectivity must be finite and >= 0");
+  }
+  const int rel = add_relation(cardinality, tag);
+  relations_.back().semi = true;
+  relations_.back().required = required;
+  semi_members_ |= rel_bit(rel);
+  const int e = add_edge(required, rel_bit(rel), selectivity, edge_tag);
+  edges_[e].semi = true;
+  return rel;
+}
+
+bool QueryGraph::is_complete(RelSet set) const {
+  bool complete = true;
+  for_each_rel(set & semi_members_, [&](int rel) { complete &= is_subset(relations_[rel].required, set); });
+  return complete;
+}
+
 RelSet QueryGraph::neighbourhood(RelSet set) const {
   RelSet result = 0;
   for_each_rel(set, [&](int rel) { result |= adjacency_[rel]; });

@@ -10,6 +10,9 @@ namespace hindsight::joinorder {
 struct Relation {
   double cardinality = 0;  ///< Estimated rows of the relation on its own.
   int64_t tag = 0;         ///< Opaque to the enumerator; the caller maps it back to its plan node.
+  /// A semi member: the right input of a semi, anti or null-aware anti join (see QueryGraph::add_semi_member).
+  bool semi = false;
+  RelSet required = 0;  ///< For a semi member: the relations its predicate reads (its TES), all below it.
 };
 
 /// A join predicate between two disjoint, non-empty relation sets. Usually each side is one relation; a predicate
@@ -19,6 +22,7 @@ struct JoinEdge {
   RelSet right = 0;
   double selectivity = 1;  ///< Fraction of the cross product of its relations that the predicate keeps.
   int tag = -1;            ///< Opaque to the enumerator (the caller's predicate id).
+  bool semi = false;       ///< The predicate of a semi member: right = {member}, selectivity = share of left rows kept.
 
   /// Every relation the predicate references.
   RelSet relations() const { return left | right; }
@@ -31,6 +35,14 @@ struct JoinEdge {
 /// enumerators may join a with b (or a with c) before the third relation is present; such a join is a cross
 /// product in effect, and its cardinality (no predicate inside the set) lets the cost model price it as one. The
 /// predicate itself is applied by the lowest join whose set contains all of its relations.
+///
+/// Semi members (the right inputs of semi, anti and null-aware anti joins) are relations joined by one thing only:
+/// their semi edge, as the right input, to a set that holds every relation the edge requires (its TES, Moerkotte &
+/// Neumann 2013). Such a join outputs the left set's rows that the member keeps, so a set holding a semi member has
+/// the rows of the rest times the edge's selectivity, and the member exposes nothing to later joins. Semi and anti
+/// joins filter their left rows, so they commute with the inner joins and with each other there: any order that
+/// keeps each member above its required relations is the same result. legal_join() is the rule the enumerators
+/// obey; every set they build is then "complete" (each member in it has its required relations in it too).
 class QueryGraph {
  public:
   static constexpr int kMaxRelations = 64;
@@ -42,6 +54,30 @@ class QueryGraph {
   /// Adds a join predicate and returns its edge index. Throws std::invalid_argument when a side is empty, the sides
   /// overlap, a side names an unknown relation, or `selectivity` is negative or not finite.
   int add_edge(RelSet left, RelSet right, double selectivity, int edge_tag = -1);
+
+  /// Adds a semi member: relation number relation_count() with its own `cardinality` (rows of the right input) and
+  /// the semi edge ({required}, {member}) keeping `selectivity` of the left rows; returns the member's number.
+  /// Throws std::invalid_argument when `required` is empty, names an unknown relation or a semi member, or when
+  /// the numbers are bad as for add_relation / add_edge.
+  int add_semi_member(double cardinality, RelSet required, double selectivity, int64_t tag = 0, int edge_tag = -1);
+
+  /// The semi members of the graph.
+  RelSet semi_members() const { return semi_members_; }
+  bool is_semi_member(int rel) const { return (semi_members_ >> rel & 1) != 0; }
+
+  /// Whether `left` ⋈ `right` (disjoint, each a complete set) is a join the plan may contain with `left` as its
+  /// left input: a semi join when `right` is one semi member and `left` holds its required relations, else an
+  /// inner join between sets neither of which is a lone semi member. Always true in a graph without semi members.
+  bool legal_join(RelSet left, RelSet right) const {
+    if (semi_members_ == 0) return true;
+    if ((left & semi_members_) == left && rel_count(left) == 1) return false;
+    if ((right & semi_members_) == right && rel_count(right) == 1)
+      return is_subset(relations_[lowest_rel(right)].required, left);
+    return true;
+  }
+
+  /// True when every semi member in `set` has its required relations in `set` too.
+  bool is_complete(RelSet set) const;
 
   int relation_count() const { return static_cast<int>(relations_.size()); }
   const Relation& relation(int rel) const { return relations_.at(rel); }
@@ -79,6 +115,7 @@ class QueryGraph {
   std::vector<Relation> relations_;
   std::vector<JoinEdge> edges_;
   std::vector<RelSet> adjacency_;
+  RelSet semi_members_ = 0;
 };
 
 }  // namespace hindsight::joinorder

@@ -56,4 +56,19 @@ inline QueryGraph make_random_connected(std::mt19937& rng, int n, double extra =
   return graph;
 }
 
+/// make_random_connected() plus `semi` semi members, each requiring one to three random relations of the inner
+/// graph (log-uniform rows 1..10⁵, kept share 10⁻³..1).
+inline QueryGraph make_random_with_semi_members(std::mt19937& rng, int n, int semi, double extra = 0.3) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  QueryGraph graph = make_random_connected(rng, n, extra);
+  std::uniform_int_distribution<int> pick(0, n - 1);
+  for (int m = 0; m < semi; ++m) {
+    RelSet required = rel_bit(pick(rng));
+    const int more = std::uniform_int_distribution<int>(0, 2)(rng);
+    for (int k = 0; k < more; ++k) required |= rel_bit(pick(rng));
+    graph.add_semi_member(std::pow(10.0, 5 * unit(rng)), required, std::pow(10.0, -3 * unit(rng)), 100 + m);
+  }
+  return graph;
+}
+
 }  // namespace hindsight::joinorder::testing

@@ -1,5 +1,7 @@
 #include "planner/optimizer/join_order/query_graph.hpp"
 
+#include "planner/optimizer/join_order/cardinality.hpp"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -83,6 +85,38 @@ TEST(QueryGraphTest, RejectsMalformedInput) {
   EXPECT_THROW(full.add_relation(1), std::invalid_argument);
   full.add_edge(rel_bit(0), rel_bit(63), 0.5);
   EXPECT_EQ(full.neighbourhood(rel_bit(63)), rel_bit(0));
+}
+
+TEST(QueryGraphTest, SemiMemberJoinsOnlyAsTheRightInputOfItsRequiredRelations) {
+  QueryGraph graph = chain_of_four();
+  const int m = graph.add_semi_member(7, rel_bit(1) | rel_bit(2), 0.25, 42);
+  EXPECT_EQ(m, 4);
+  EXPECT_TRUE(graph.is_semi_member(m));
+  EXPECT_FALSE(graph.is_semi_member(1));
+  EXPECT_EQ(graph.semi_members(), rel_bit(m));
+  EXPECT_EQ(graph.relation(m).required, RelSet{0b0110});
+  ASSERT_EQ(graph.edges().size(), 4u);
+  EXPECT_TRUE(graph.edges()[3].semi);
+  EXPECT_EQ(graph.edges()[3].right, rel_bit(m));
+
+  EXPECT_TRUE(graph.legal_join(0b0110, rel_bit(m)));   // exactly its required relations
+  EXPECT_TRUE(graph.legal_join(0b1111, rel_bit(m)));   // above more
+  EXPECT_FALSE(graph.legal_join(0b0010, rel_bit(m)));  // below relation 2, which its predicate reads
+  EXPECT_FALSE(graph.legal_join(rel_bit(m), 0b0110));  // never on the left
+  EXPECT_FALSE(graph.legal_join(rel_bit(m), 0b0001));
+  EXPECT_TRUE(graph.legal_join(0b0001, 0b0110 | rel_bit(m)));  // a finished semi join joins like any set
+  EXPECT_TRUE(graph.legal_join(0b0001, 0b0010));
+  EXPECT_TRUE(graph.is_complete(0b0110 | rel_bit(m)));
+  EXPECT_FALSE(graph.is_complete(0b0010 | rel_bit(m)));
+
+  // Rows: the member counts alone, in a set its edge scales the rest.
+  EXPECT_DOUBLE_EQ(estimate_cardinality(graph, rel_bit(m)), 7);
+  EXPECT_DOUBLE_EQ(estimate_cardinality(graph, 0b0110 | rel_bit(m)), 100 * 100 * 0.1 * 0.25);
+
+  EXPECT_THROW(graph.add_semi_member(1, 0, 0.5), std::invalid_argument);
+  EXPECT_THROW(graph.add_semi_member(1, rel_bit(m), 0.5), std::invalid_argument);  // requires a member
+  EXPECT_THROW(graph.add_semi_member(1, rel_bit(9), 0.5), std::invalid_argument);
+  EXPECT_THROW(graph.add_semi_member(1, rel_bit(0), -1), std::invalid_argument);
 }
 
 }  // namespace
