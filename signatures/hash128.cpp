@@ -80,8 +80,10 @@ void JoinSet::add(Signature& sum, uint64_t& count, const Signature& d) {
 void JoinSet::merge(const JoinSet& other) {
   add128(inputs_, other.inputs_.hi, other.inputs_.lo);
   add128(predicates_, other.predicates_.hi, other.predicates_.lo);
+  add128(members_, other.members_.hi, other.members_.lo);
   input_count_ += other.input_count_;
   predicate_count_ += other.predicate_count_;
+  member_count_ += other.member_count_;
 }
 
 Signature JoinSet::signature() const {
@@ -91,7 +93,25 @@ Signature JoinSet::signature() const {
   store_le64(p, input_count_);
   p = put_sig(p + 8, predicates_);
   store_le64(p, predicate_count_);
-  return hash128(std::string_view(buf, sizeof buf));
+  if (member_count_ == 0) return hash128(std::string_view(buf, sizeof buf));
+  // With semi members: the same fields, then the members' sum and count.
+  char with_members[sizeof buf + 16 + 8];
+  std::memcpy(with_members, buf, sizeof buf);
+  char* q = put_sig(with_members + sizeof buf, members_);
+  store_le64(q, member_count_);
+  return hash128(std::string_view(with_members, sizeof with_members));
+}
+
+Signature semi_member_signature(std::string_view kind, const Signature& right, std::vector<Signature> predicate_digests) {
+  std::sort(predicate_digests.begin(), predicate_digests.end());
+  predicate_digests.erase(std::unique(predicate_digests.begin(), predicate_digests.end()), predicate_digests.end());
+  std::string buf(5 + 4 + kind.size() + 16 + 16 * predicate_digests.size(), '\0');
+  char* p = put_header(buf.data(), 'M');
+  store_le32(p, static_cast<uint32_t>(kind.size()));
+  std::memcpy(p + 4, kind.data(), kind.size());
+  p = put_sig(p + 4 + kind.size(), right);
+  for (const Signature& d : predicate_digests) p = put_sig(p, d);
+  return hash128(buf);
 }
 
 Signature join_set_signature(std::vector<Signature> inputs, std::vector<std::string> predicate_forms) {

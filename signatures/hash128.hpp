@@ -66,15 +66,22 @@ class JoinSet {
   void add_input(const Signature& input) { add(inputs_, input_count_, input); }
   /// Each distinct predicate once: the sum cannot tell a repeated predicate from a new one.
   void add_predicate(const Signature& digest) { add(predicates_, predicate_count_, digest); }
+  /// A semi member (the right input of a semi or anti join inside the tree, with its predicate: see
+  /// semi_member_signature). A set without members has the layout of a plain inner-join set.
+  void add_member(const Signature& member) { add(members_, member_count_, member); }
   /// The union of two disjoint sub-trees (inputs and predicates of both).
   void merge(const JoinSet& other);
   Signature signature() const;
 
  private:
   static void add(Signature& sum, uint64_t& count, const Signature& d);
-  Signature inputs_, predicates_;
-  uint64_t input_count_ = 0, predicate_count_ = 0;
+  Signature inputs_, predicates_, members_;
+  uint64_t input_count_ = 0, predicate_count_ = 0, member_count_ = 0;
 };
+
+/// The digest of a semi member of a join set: the join's kind ("semi", "anti", "null-aware anti"), the signature
+/// of its right input and the set of its predicate digests (repeats count once; order free).
+Signature semi_member_signature(std::string_view kind, const Signature& right, std::vector<Signature> predicate_digests);
 
 /// Signature of a tree of inner joins: multiset of input signatures, set of join-predicate canonical forms.
 Signature join_set_signature(std::vector<Signature> inputs, std::vector<std::string> predicate_forms);

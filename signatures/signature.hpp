@@ -26,7 +26,12 @@ namespace hindsight::sig {
 ///      the same whatever the join order; an input projection is seen through (its expressions are in the
 ///      lineage of the columns read above it), so pruning does not change a signature; a CTE reference no
 ///      longer lists the producer columns it reads. The byte format and hash layouts are unchanged.
-inline constexpr uint32_t SIGNATURE_VERSION = 5;
+///   6: semi, anti and null-aware anti joins whose conditions read their left input are part of the join set of
+///      the tree below them (docs/signatures.md, "Join sets"): each is a semi member (its kind, its right input
+///      and its predicates: semi_member_signature), the node has the join-set signature of the tree with it, and
+///      a node above it names it by that set, so an inner-join tree with semi joins inside signs the same in
+///      every order the join enumerator may choose. A join set without members keeps its layout.
+inline constexpr uint32_t SIGNATURE_VERSION = 6;
 
 /// A 128-bit stable signature. Compared by value; `hi` is the more significant half.
 struct Signature {

@@ -53,6 +53,31 @@ add_test(NAME differential_materialized_ctes
 set_tests_properties(differential_materialized_ctes PROPERTIES
   FIXTURES_REQUIRED tpch_uniform TIMEOUT 900 PROCESSORS 2)
 
+# Semi, anti and null-aware anti joins inside the join order (docs/join-order.md): the queries that reorder them,
+# and the TPC-H queries with EXISTS / IN / NOT EXISTS, at 1 and 4 workers on uniform and skewed data, and in the
+# written order (the rule disabled): each against SQLite, so reordered and unreordered results agree.
+set(HINDSIGHT_SEMI_QUERIES "semi_reorder|subquery_|q04|q16|q18|q20|q21|q22")
+foreach(workers 1 4)
+  add_test(NAME differential_semi_reorder_uniform_w${workers}
+    COMMAND ${Python3_EXECUTABLE} ${HINDSIGHT_DIFFERENTIAL} --bin $<TARGET_FILE:hindsight>
+            --sf 0.01 --workdir ${HINDSIGHT_UNIFORM_DATA} --jobs 2 --set workers=${workers}
+            --only "${HINDSIGHT_SEMI_QUERIES}")
+  set_tests_properties(differential_semi_reorder_uniform_w${workers} PROPERTIES
+    FIXTURES_REQUIRED tpch_uniform TIMEOUT 900 PROCESSORS 2)
+  add_test(NAME differential_semi_reorder_skewed_w${workers}
+    COMMAND ${Python3_EXECUTABLE} ${HINDSIGHT_DIFFERENTIAL} --bin $<TARGET_FILE:hindsight>
+            --sf 0.01 --skew 1 --workdir ${HINDSIGHT_SKEWED_DATA} --jobs 2 --set workers=${workers}
+            --only "${HINDSIGHT_SEMI_QUERIES}")
+  set_tests_properties(differential_semi_reorder_skewed_w${workers} PROPERTIES
+    FIXTURES_REQUIRED tpch_skewed TIMEOUT 900 PROCESSORS 2)
+endforeach()
+add_test(NAME differential_semi_written_order
+  COMMAND ${Python3_EXECUTABLE} ${HINDSIGHT_DIFFERENTIAL} --bin $<TARGET_FILE:hindsight>
+          --sf 0.01 --workdir ${HINDSIGHT_UNIFORM_DATA} --jobs 2 --set disabled_rules=cost_based_join_order
+          --only "${HINDSIGHT_SEMI_QUERIES}")
+set_tests_properties(differential_semi_written_order PROPERTIES
+  FIXTURES_REQUIRED tpch_uniform TIMEOUT 900 PROCESSORS 2)
+
 # CLI behaviour on small data folders each script makes in a temp dir (no TPC-H fixture needed).
 add_test(NAME cli_csv_round_trip
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/csv_round_trip.py --bin $<TARGET_FILE:hindsight>)

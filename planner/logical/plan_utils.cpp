@@ -1,5 +1,7 @@
 #include "planner/logical/plan_utils.hpp"
 
+#include <algorithm>
+
 namespace hindsight {
 
 void refresh_outputs(LogicalOperator& op) {
@@ -16,6 +18,18 @@ void refresh_outputs(LogicalOperator& op) {
     }
     default: break;
   }
+}
+
+bool is_semi_member_join(const LogicalOperator& op) {
+  if (op.kind != LogicalKind::Join || op.children.size() != 2) return false;
+  const auto& j = static_cast<const LogicalJoin&>(op);
+  if (j.type != LogicalJoinType::Semi && j.type != LogicalJoinType::Anti && j.type != LogicalJoinType::NullAwareAnti)
+    return false;
+  const std::vector<ColumnId>& left = op.children[0]->outputs;
+  for (auto& c : j.conditions)
+    for (ColumnId col : columns_of(*c))
+      if (std::find(left.begin(), left.end(), col) != left.end()) return true;
+  return false;
 }
 
 void for_each_expr(LogicalOperator& op, const std::function<void(ExprPtr&)>& fn) {

@@ -19,6 +19,11 @@ std::set<ColumnId> columns_of(const Expr& e);
 bool covered_by(const Expr& e, const std::set<ColumnId>& available);
 std::set<ColumnId> output_set(const LogicalOperator& op);
 
+/// A semi, anti or null-aware anti join whose conditions read its left input: the join enumerator
+/// takes it into the join tree below it (its right input a semi member of the join graph), and
+/// signing names it, with that tree, by one join set (docs/join-order.md, docs/signatures.md).
+bool is_semi_member_join(const LogicalOperator& op);
+
 /// Renders the plan as an indented tree (one operator a line), for tests and debugging.
 std::string plan_to_string(const LogicalOperator& op, const PlanContext& ctx, int indent = 0);
 

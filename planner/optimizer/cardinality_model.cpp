@@ -32,13 +32,14 @@ void CardinalityModel::set_stats_source(const stats::StatsSource* source, const 
 }
 
 std::optional<double> CardinalityModel::observed_join_rows(const std::vector<const LogicalOperator*>& inputs,
-                                                          const std::vector<const Expr*>& conditions) {
+                                                          const std::vector<const Expr*>& conditions,
+                                                          const std::vector<PlanSigner::SemiMemberRef>& members) {
   if (!source_ || !sign_ctx_) return std::nullopt;
   if (!lookup_signer_) {
     lookup_signer_ = std::make_unique<PlanSigner>(*sign_ctx_);
     if (prepare_signer_) prepare_signer_(*lookup_signer_);
   }
-  auto o = source_->find(stats::StatsSource::KeyKind::JoinSet, lookup_signer_->join_set_of(inputs, conditions));
+  auto o = source_->find(stats::StatsSource::KeyKind::JoinSet, lookup_signer_->join_set_of(inputs, conditions, members));
   if (!o || o->lower_bound) return std::nullopt;
   return std::max(1.0, o->rows);
 }
@@ -150,6 +151,29 @@ double CardinalityModel::combine_key_selectivities(std::vector<double> sels) {
   return s;
 }
 
+double CardinalityModel::semi_join_keep(const LogicalJoin& j, const std::set<ColumnId>& left_cols,
+                                        double right_rows) const {
+  // Share of left rows with a match, by containment on the first equi-key with statistics:
+  // the smaller key domain lies inside the larger, and the right input (after its own
+  // filters) holds at most as many distinct keys as it has rows. 0.5 without statistics.
+  double match = 0.5;
+  for (auto& c : j.conditions) {
+    if (c->kind != ExprKind::Call || c->op != ScalarOp::Eq) continue;
+    const Expr* x = column_under_casts(*c->children[0]);
+    const Expr* y = column_under_casts(*c->children[1]);
+    if (!x || !y) continue;
+    if (!left_cols.count(x->column_id)) std::swap(x, y);
+    if (!left_cols.count(x->column_id) || left_cols.count(y->column_id)) continue;
+    const ColumnStatistics* l = stats_of(*x);
+    const ColumnStatistics* r = stats_of(*y);
+    if (!l || !r) continue;
+    double right_ndv = std::min(std::max(1.0, r->distinct), std::max(1.0, right_rows));
+    match = std::min(1.0, right_ndv / std::max(1.0, l->distinct)) * (1 - l->null_fraction());
+    break;
+  }
+  return j.type == LogicalJoinType::Semi ? match : 1 - match;
+}
+
 double CardinalityModel::fixed_selectivity(const Expr& e) const {
   switch (e.kind) {
     case ExprKind::Call:
@@ -210,29 +234,9 @@ double CardinalityModel::estimate_node(LogicalOperator& op) {
       switch (j.type) {
         case LogicalJoinType::Semi:
         case LogicalJoinType::Anti:
-        case LogicalJoinType::NullAwareAnti: {
-          // Share of left rows with a match, by containment on the first equi-key with statistics:
-          // the smaller key domain lies inside the larger, and the right input (after its own
-          // filters) holds at most as many distinct keys as it has rows. 0.5 without statistics.
-          double match = 0.5;
-          auto left_cols = output_set(*op.children[0]);
-          for (auto& c : j.conditions) {
-            if (c->kind != ExprKind::Call || c->op != ScalarOp::Eq) continue;
-            const Expr* x = column_under_casts(*c->children[0]);
-            const Expr* y = column_under_casts(*c->children[1]);
-            if (!x || !y) continue;
-            if (!left_cols.count(x->column_id)) std::swap(x, y);
-            if (!left_cols.count(x->column_id) || left_cols.count(y->column_id)) continue;
-            const ColumnStatistics* l = stats_of(*x);
-            const ColumnStatistics* r = stats_of(*y);
-            if (!l || !r) continue;
-            double right_ndv = std::min(std::max(1.0, r->distinct), std::max(1.0, in[1]));
-            match = std::min(1.0, right_ndv / std::max(1.0, l->distinct)) * (1 - l->null_fraction());
-            break;
-          }
-          rows = in[0] * (j.type == LogicalJoinType::Semi ? match : 1 - match);
+        case LogicalJoinType::NullAwareAnti:
+          rows = in[0] * semi_join_keep(j, output_set(*op.children[0]), in[1]);
           break;
-        }
         default: {
           double inner = j.conditions.empty() ? in[0] * in[1]
                        : key_stats           ? in[0] * in[1] * combine_key_selectivities(key_sels)

@@ -2,14 +2,15 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "planner/logical/logical_operator.hpp"
+#include "planner/signing/plan_signer.hpp"
 #include "stats_store/stats_source.hpp"
 
 namespace hindsight {
 
 struct ColumnStatistics;
-class PlanSigner;
 
 /// The classical cardinality model ("model" estimates). With column statistics (set_column_stats):
 /// comparisons, IN lists, LIKE prefixes and IS NULL on a column against constants use the
@@ -34,12 +35,18 @@ class CardinalityModel {
   /// Fraction of the cross product of two inputs a join condition keeps: containment from
   /// statistics for column = column, else the foreign-key guess 1 / max(rows), else 0.3.
   double join_condition_selectivity(const Expr& condition, double left_rows, double right_rows) const;
+  /// Share of its left rows a semi, anti or null-aware anti join outputs, by the model (`left_cols`: the columns
+  /// its left side offers, `right_rows`: its right input's estimate). The one definition behind the estimate of
+  /// such a join node and the join enumerator's semi edges.
+  double semi_join_keep(const LogicalJoin& j, const std::set<ColumnId>& left_cols, double right_rows) const;
   /// Observed rows of the inner join of `inputs` under `conditions`, found by its join-set
   /// signature (nullopt without a source or an observation, or when the observation is only a
   /// lower bound). The join enumerator asks this for every set of relations it prices, so an
   /// observation of any sub-join, from any earlier query and join order, steers the order.
+  /// `members`: the semi joins inside the set (PlanSigner::join_set_of).
   std::optional<double> observed_join_rows(const std::vector<const LogicalOperator*>& inputs,
-                                           const std::vector<const Expr*>& conditions);
+                                           const std::vector<const Expr*>& conditions,
+                                           const std::vector<PlanSigner::SemiMemberRef>& members = {});
   bool has_stats_source() const { return source_ != nullptr; }
   /// The selectivity of several equi-join keys between the same inputs: exponential backoff
   /// (most selective fully, the next square-rooted, ...), not the independence product.

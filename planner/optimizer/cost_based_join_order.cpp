@@ -9,6 +9,7 @@
 #include "planner/logical/plan_utils.hpp"
 #include "planner/optimizer/join_order/best_join_order.hpp"
 #include "planner/optimizer/join_order/cost_model.hpp"
+#include "planner/signing/plan_signer.hpp"
 
 namespace hindsight {
 
@@ -18,24 +19,77 @@ bool is_inner_join(const LogicalOperator& op) {
   return op.kind == LogicalKind::Join && op.as<LogicalJoin>().type == LogicalJoinType::Inner;
 }
 
-size_t count_leaves(const LogicalOperator& op) {
-  if (!is_inner_join(op)) return 1;
-  return count_leaves(*op.children[0]) + count_leaves(*op.children[1]);
+bool is_semi_like(const LogicalOperator& op) {
+  if (op.kind != LogicalKind::Join) return false;
+  const LogicalJoinType t = op.as<LogicalJoin>().type;
+  return t == LogicalJoinType::Semi || t == LogicalJoinType::Anti || t == LogicalJoinType::NullAwareAnti;
 }
 
-void flatten(LogicalPtr& node, std::vector<LogicalPtr>& leaves, std::vector<ExprPtr>& conds, std::vector<NodeId>& ids) {
-  if (!is_inner_join(*node)) {
-    leaves.push_back(std::move(node));
+/// A join the enumerator takes apart: an inner join, or a semi, anti or null-aware anti join whose conditions read
+/// its left side (one that reads only its right side, or nothing, stays a barrier: it has no place to be pushed to).
+bool is_region_join(const LogicalOperator& op) { return is_inner_join(op) || is_semi_member_join(op); }
+
+/// What the enumerator sees of a region: relations (inner-join inputs and semi members) and inner joins.
+struct RegionSize {
+  size_t relations = 0;
+  size_t inner_joins = 0;
+};
+
+void measure(const LogicalOperator& op, RegionSize& size) {
+  if (is_inner_join(op)) {
+    ++size.inner_joins;
+    measure(*op.children[0], size);
+    measure(*op.children[1], size);
+  } else if (is_region_join(op)) {
+    ++size.relations;  // the right input: one semi member
+    measure(*op.children[0], size);
+  } else {
+    ++size.relations;
+  }
+}
+
+/// A semi, anti or null-aware anti join of a region: the written join node (no children; its type, conditions and
+/// id are kept) and its right input, one atomic relation of the graph.
+struct SemiMember {
+  LogicalPtr join;
+  LogicalPtr right;
+};
+
+PlanSigner::SemiMemberRef semi_member_ref(const SemiMember& m) {
+  const auto& j = m.join->as<LogicalJoin>();
+  return PlanSigner::SemiMemberRef{j.type, &j.conditions, m.right.get()};
+}
+
+struct Region {
+  std::vector<LogicalPtr> leaves;  // inputs of the inner joins, graph relations 0..n-1
+  std::vector<ExprPtr> conds;      // conditions of the inner joins
+  std::vector<NodeId> ids;         // ids of the inner joins
+  std::vector<SemiMember> semis;   // graph relations n.., outermost first
+};
+
+void flatten(LogicalPtr& node, Region& r) {
+  if (is_inner_join(*node)) {
+    r.ids.push_back(node->id);
+    for (auto& c : node->as<LogicalJoin>().conditions) r.conds.push_back(std::move(c));
+    flatten(node->children[0], r);
+    flatten(node->children[1], r);
     return;
   }
-  ids.push_back(node->id);
-  for (auto& c : node->as<LogicalJoin>().conditions) conds.push_back(std::move(c));
-  flatten(node->children[0], leaves, conds, ids);
-  flatten(node->children[1], leaves, conds, ids);
+  if (is_region_join(*node)) {
+    LogicalPtr left = std::move(node->children[0]);
+    SemiMember m;
+    m.right = std::move(node->children[1]);
+    node->children.clear();
+    m.join = std::move(node);
+    r.semis.push_back(std::move(m));
+    flatten(left, r);
+    return;
+  }
+  r.leaves.push_back(std::move(node));
 }
 
 std::string shape(const LogicalOperator& op) {
-  if (!is_inner_join(op)) return std::to_string(op.id);
+  if (!is_inner_join(op) && !is_semi_like(op)) return std::to_string(op.id);
   return "(" + shape(*op.children[0]) + " " + shape(*op.children[1]) + ")";
 }
 
@@ -60,7 +114,9 @@ bool condition_inside(uint64_t touched, uint64_t set, size_t leaf_count) {
 
 bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx) {
   bool changed = false;
-  if (!is_inner_join(*plan) || count_leaves(*plan) < 3) {
+  RegionSize size;
+  if (is_region_join(*plan)) measure(*plan, size);
+  if (size.inner_joins == 0 || size.relations < 3) {
     for (auto& c : plan->children) changed |= order_joins_by_cost(c, model, ctx);
     if (changed) {
       refresh_outputs(*plan);
@@ -68,17 +124,19 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
     }
     return changed;
   }
-  if (const size_t n = count_leaves(*plan); n > static_cast<size_t>(joinorder::QueryGraph::kMaxRelations))
+  if (size.relations > static_cast<size_t>(joinorder::QueryGraph::kMaxRelations))
     throw Error(ErrorCode::NOT_SUPPORTED,
                 fmt::format("an inner join of {} inputs: the cost-based join order takes at most {} (SET disabled_rules "
                             "= cost_based_join_order keeps the written order)",
-                            n, joinorder::QueryGraph::kMaxRelations));
+                            size.relations, joinorder::QueryGraph::kMaxRelations));
   const std::string before = shape(*plan);
-  std::vector<LogicalPtr> leaves;
-  std::vector<ExprPtr> conds;
-  std::vector<NodeId> ids;
-  flatten(plan, leaves, conds, ids);
-  for (auto& l : leaves) order_joins_by_cost(l, model, ctx);
+  Region region;
+  flatten(plan, region);
+  std::vector<LogicalPtr>& leaves = region.leaves;
+  std::vector<ExprPtr>& conds = region.conds;
+  const std::vector<NodeId>& ids = region.ids;
+  for (auto& l : leaves) changed |= order_joins_by_cost(l, model, ctx);
+  for (auto& m : region.semis) changed |= order_joins_by_cost(m.right, model, ctx);
 
   joinorder::QueryGraph graph;
   for (size_t i = 0; i < leaves.size(); ++i)
@@ -112,9 +170,25 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
     for (size_t n = 0; n < ks.size(); ++n)
       graph.add_edge(first, touched & ~first, n == 0 ? combined : 1.0, static_cast<int>(ks[n]));
   }
+  // Semi members: the right input is one relation; its conditions' left-side columns name the relations that
+  // must be below it; the share of left rows it keeps is the model's (semi_join_keep, as for the written node).
+  std::set<ColumnId> left_cols;
+  for (auto& l : leaves)
+    for (ColumnId c : l->outputs) left_cols.insert(c);
+  for (size_t m = 0; m < region.semis.size(); ++m) {
+    const LogicalJoin& j = region.semis[m].join->as<LogicalJoin>();
+    std::vector<const Expr*> semi_conds;
+    for (auto& c : j.conditions) semi_conds.push_back(c.get());
+    joinorder::RelSet required = 0;
+    for (joinorder::RelSet t : condition_inputs(leaf_ptrs, semi_conds)) required |= t;
+    HS_ASSERT(required != 0, "join order: a semi member whose conditions read no left input");
+    const double right_rows = std::max(1.0, model.estimate(*region.semis[m].right));
+    graph.add_semi_member(right_rows, required, model.semi_join_keep(j, left_cols, right_rows),
+                          static_cast<int64_t>(m));
+  }
   joinorder::HashJoinCostModel cost;
   // With observed statistics, every set of relations the enumerator prices is first looked up by
-  // its join-set signature (the inputs and the conditions inside the set).
+  // its join-set signature (the inputs, the conditions inside the set and its semi members).
   joinorder::CardinalityOverride observed;
   if (model.has_stats_source() && leaves.size() < 64) {
     observed = [&](joinorder::RelSet set) -> std::optional<double> {
@@ -122,22 +196,35 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
       std::vector<const LogicalOperator*> inputs;
       for (size_t i = 0; i < leaves.size(); ++i)
         if (set >> i & 1) inputs.push_back(leaves[i].get());
+      const joinorder::RelSet inner = set & ~graph.semi_members();
       std::vector<const Expr*> inside;
       for (size_t k = 0; k < conds.size(); ++k)
-        if (condition_inside(touched_by[k], set, leaves.size())) inside.push_back(conds[k].get());
-      return model.observed_join_rows(inputs, inside);
+        if (condition_inside(touched_by[k], inner, leaves.size())) inside.push_back(conds[k].get());
+      std::vector<PlanSigner::SemiMemberRef> members;
+      for (size_t m = 0; m < region.semis.size(); ++m)
+        if (set >> (leaves.size() + m) & 1) members.push_back(semi_member_ref(region.semis[m]));
+      return model.observed_join_rows(inputs, inside, members);
     };
   }
   joinorder::CardinalityEstimator estimator(graph, observed);
   joinorder::JoinTree tree = joinorder::best_join_order(graph, cost, estimator.as_function());
 
-  // Rebuild bottom-up; reuse the original join ids.
+  // Rebuild bottom-up; reuse the original join ids (inner joins) and nodes (semi joins).
   size_t next_id = 0;
   std::vector<LogicalPtr> built(tree.nodes.size());
   for (size_t n = 0; n < tree.nodes.size(); ++n) {
     const joinorder::JoinNode& jn = tree.nodes[n];
     if (jn.is_leaf()) {
-      built[n] = std::move(leaves[static_cast<size_t>(jn.relation)]);
+      if (!graph.is_semi_member(jn.relation)) built[n] = std::move(leaves[static_cast<size_t>(jn.relation)]);
+      continue;  // a semi member's input is taken by its semi join
+    }
+    if (jn.semi) {
+      const size_t m = static_cast<size_t>(tree.nodes[static_cast<size_t>(jn.right)].relation) - leaves.size();
+      LogicalPtr j = std::move(region.semis[m].join);
+      j->children.push_back(std::move(built[static_cast<size_t>(jn.left)]));
+      j->children.push_back(std::move(region.semis[m].right));
+      refresh_outputs(*j);
+      built[n] = std::move(j);
       continue;
     }
     NodeId id = next_id < ids.size() ? ids[ids.size() - 1 - next_id++] : ctx.next_node_id();
@@ -153,9 +240,13 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
     built[n] = std::move(j);
   }
   plan = std::move(built[static_cast<size_t>(tree.root)]);
-  // Conditions outside the graph (fewer than two inputs) and any the tree left out go on top.
+  // Conditions outside the graph (fewer than two inputs) and any the tree left out go on the top
+  // inner join: the one over every inner-join input, under the semi joins applied last (a
+  // condition on an anti join would keep the rows it rejects).
+  LogicalOperator* top = plan.get();
+  while (!is_inner_join(*top)) top = top->children.at(0).get();
   for (auto& c : conds)
-    if (c) plan->as<LogicalJoin>().conditions.push_back(std::move(c));
+    if (c) top->as<LogicalJoin>().conditions.push_back(std::move(c));
   model.estimate(*plan);
   return shape(*plan) != before || changed;
 }

@@ -4,12 +4,14 @@
 
 namespace hindsight {
 
-/// Reorders every tree of three or more inner joins with DPccp (greedy beyond 14 relations):
-/// bushy trees without cross products (unless the query has them), priced by the hash-join cost
-/// model over the cardinality model's estimates. Conditions sit at the lowest join that has
-/// their columns; the original join node ids are reused so the plan mapper keeps its links.
-/// Outer, semi and anti joins are barriers: their inputs are ordered separately. Returns true
-/// if any tree changed; estimates of the rebuilt trees are refreshed.
+/// Reorders every region of three or more relations holding an inner join with DPccp (greedy beyond 14
+/// relations): bushy trees without cross products (unless the query has them), priced by the hash-join cost
+/// model over the cardinality model's estimates. A region is a tree of inner joins and of the semi, anti and
+/// null-aware anti joins over it (on their left side) whose conditions read that side: each such join's right
+/// input is one relation of the graph, joined only by it, as its right input, above every relation its conditions
+/// read (docs/join-order.md). Conditions sit at the lowest join that has their columns; the original join node ids
+/// are reused so the plan mapper keeps its links. Outer joins are barriers: their inputs are ordered separately.
+/// Returns true if any tree changed; estimates of the rebuilt trees are refreshed.
 bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx);
 
 /// Per condition of an inner-join tree, the bit set (bit i = leaves[i]) of the inputs whose

@@ -49,19 +49,33 @@ bool is_inner_join(const LogicalOperator& op) {
   return op.kind == LogicalKind::Join && op.as<LogicalJoin>().type == LogicalJoinType::Inner;
 }
 
-/// A maximal tree of inner joins: its inputs (the slots of the plan holding them) and conditions,
-/// as the join enumerator sees them (cost_based_join_order.cpp).
+/// A maximal tree of inner joins and of the semi joins among them (is_semi_member_join): its inner-join
+/// inputs (the slots of the plan holding them), conditions and semi members, as the join enumerator sees
+/// them (cost_based_join_order.cpp).
 struct Region {
+  struct Member {
+    const LogicalJoin* join;  // the semi, anti or null-aware anti join (type and conditions)
+    LogicalPtr* right;        // the slot of its right input
+    RelSet required = 0;      // the inputs its conditions read
+  };
   std::vector<LogicalPtr*> leaves;
   std::vector<const Expr*> conditions;
   std::vector<RelSet> touched;  // per condition: the inputs whose columns it reads
+  std::vector<Member> members;
+  size_t inner_joins = 0;
 };
 
 void flatten(LogicalPtr& slot, Region& r) {
+  if (is_semi_member_join(*slot)) {
+    r.members.push_back({&slot->as<LogicalJoin>(), &slot->children[1], 0});
+    flatten(slot->children[0], r);
+    return;
+  }
   if (!is_inner_join(*slot)) {
     r.leaves.push_back(&slot);
     return;
   }
+  ++r.inner_joins;
   for (auto& c : slot->as<LogicalJoin>().conditions) r.conditions.push_back(c.get());
   flatten(slot->children[0], r);
   flatten(slot->children[1], r);
@@ -70,7 +84,7 @@ void flatten(LogicalPtr& slot, Region& r) {
 /// Every region of the plan under `slot`, and every base-table scan.
 void find_regions(LogicalPtr& slot, std::vector<Region>& regions, std::vector<const LogicalOperator*>& gets) {
   if (slot->kind == LogicalKind::Get) gets.push_back(slot.get());
-  if (!is_inner_join(*slot)) {
+  if (!is_inner_join(*slot) && !is_semi_member_join(*slot)) {
     for (auto& c : slot->children) find_regions(c, regions, gets);
     return;
   }
@@ -79,7 +93,13 @@ void find_regions(LogicalPtr& slot, std::vector<Region>& regions, std::vector<co
   std::vector<const LogicalOperator*> leaves;
   for (LogicalPtr* l : r.leaves) leaves.push_back(l->get());
   r.touched = condition_inputs(leaves, r.conditions);
+  for (Region::Member& m : r.members) {
+    std::vector<const Expr*> conds;
+    for (auto& c : m.join->conditions) conds.push_back(c.get());
+    for (RelSet t : condition_inputs(leaves, conds)) m.required |= t;
+  }
   std::vector<LogicalPtr*> slots = r.leaves;
+  for (const Region::Member& m : r.members) slots.push_back(m.right);
   regions.push_back(std::move(r));
   for (LogicalPtr* l : slots) find_regions(*l, regions, gets);
 }
@@ -122,12 +142,14 @@ class Oracle {
     find_regions(cq_.logical, regions, gets);
     // Inputs first (every join's estimate builds on them), then the sets, smallest first.
     for (const LogicalOperator* g : gets) count_input(*g);
-    for (Region& r : regions)
+    for (Region& r : regions) {
       for (LogicalPtr* l : r.leaves) count_input(**l);
-    for (size_t size = 2;; ++size) {
+      for (const Region::Member& m : r.members) count_input(**m.right);
+    }
+    for (size_t size = 1;; ++size) {
       bool any = false;
       for (Region& r : regions) {
-        if (r.leaves.size() < size || r.leaves.size() > 63) continue;
+        if (r.leaves.size() < size || r.leaves.size() > 63 || r.members.size() > 16) continue;
         any = true;
         count_sets(r, size);
       }
@@ -153,11 +175,23 @@ class Oracle {
     if (auto n = count_borrowed({slot}, {}, {})) source_->put(Kind::Exact, s, *n);
   }
 
+  /// Every connected set of `size` inner-join inputs, with each set of the semi members whose inputs
+  /// it holds (a set of one input only with a member: alone it is an input).
   void count_sets(Region& r, size_t size) {
     const size_t n = r.leaves.size();
     // Sets of `size` inputs in increasing order of their bits (Gosper's hack).
     for (RelSet set = (RelSet{1} << size) - 1; set < (RelSet{1} << n);) {
-      if (connected(r, set)) count_set(r, set);
+      if (connected(r, set)) {
+        RelSet eligible = 0;
+        for (size_t m = 0; m < r.members.size(); ++m)
+          if ((r.members[m].required & ~set) == 0) eligible |= RelSet{1} << m;
+        // Every subset of the eligible members, the empty one first.
+        RelSet members = 0;
+        do {
+          if (size >= 2 || members != 0) count_set(r, set, members);
+          members = (members - eligible) & eligible;
+        } while (members != 0);
+      }
       const RelSet c = set & (~set + 1), next = set + c;
       set = (((next ^ set) >> 2) / c) | next;
       if (++examined_ > kMaxExamined) {
@@ -167,21 +201,29 @@ class Oracle {
     }
   }
 
-  void count_set(Region& r, RelSet set) {
+  void count_set(Region& r, RelSet set, RelSet member_set) {
     std::vector<const LogicalOperator*> inputs;
     for (size_t i = 0; i < r.leaves.size(); ++i)
       if (set >> i & 1) inputs.push_back(r.leaves[i]->get());
     const std::vector<size_t> ks = inside(r, set);
     std::vector<const Expr*> conds;
     for (size_t k : ks) conds.push_back(r.conditions[k]);
-    const sig::Signature key = signer_.join_set_of(inputs, conds);
+    std::vector<PlanSigner::SemiMemberRef> refs;
+    std::vector<const Region::Member*> members;
+    for (size_t m = 0; m < r.members.size(); ++m)
+      if (member_set >> m & 1) {
+        const Region::Member& mem = r.members[m];
+        refs.push_back({mem.join->type, &mem.join->conditions, mem.right->get()});
+        members.push_back(&mem);
+      }
+    const sig::Signature key = signer_.join_set_of(inputs, conds, refs);
     if (source_->has(Kind::JoinSet, key)) return;
     if (!room()) {
       ++report_.skipped;
       return;
     }
     // A left-deep order in which every input joins one already there (the set is connected), each
-    // condition applied at the first join where all its inputs are present.
+    // condition applied at the first join where all its inputs are present; the semi joins on top.
     std::vector<size_t> order;
     RelSet built = 0;
     const RelSet first = set & (~set + 1);
@@ -210,7 +252,7 @@ class Oracle {
     }
     std::vector<std::pair<RelSet, const Expr*>> placed;
     for (size_t k : ks) placed.emplace_back(r.touched[k], r.conditions[k]);
-    if (auto n = count_borrowed(slots, masks, placed)) source_->put(Kind::JoinSet, key, *n);
+    if (auto n = count_borrowed(slots, masks, placed, members)) source_->put(Kind::JoinSet, key, *n);
   }
 
   /// COUNT(*) over the inputs in `slots` joined left-deep in that order (`masks`: each input's bit),
@@ -218,7 +260,8 @@ class Oracle {
   /// the sub-plan is planned, and back before this returns (or throws). nullopt when the count ran
   /// past oracle_subplan_timeout (the set is left to the model).
   std::optional<double> count_borrowed(const std::vector<LogicalPtr*>& slots, const std::vector<RelSet>& masks,
-                        const std::vector<std::pair<RelSet, const Expr*>>& conds) {
+                        const std::vector<std::pair<RelSet, const Expr*>>& conds,
+                        const std::vector<const Region::Member*>& semis = {}) {
     struct Borrow {
       std::vector<LogicalPtr*> slots;
       std::vector<LogicalOperator*> nodes;
@@ -238,7 +281,8 @@ class Oracle {
       }
     } borrow;
     borrow.slots = slots;
-    for (LogicalPtr* s : slots) borrow.nodes.push_back(s->get());
+    for (const Region::Member* m : semis) borrow.slots.push_back(m->right);
+    for (LogicalPtr* s : borrow.slots) borrow.nodes.push_back(s->get());
 
     LogicalPtr& tree = borrow.tree;  // the borrowed inputs are always somewhere in it
     tree = std::move(*slots[0]);
@@ -257,6 +301,17 @@ class Oracle {
       j->estimated_rows = std::max(tree->estimated_rows, (*slots[i])->estimated_rows);
       j->children.push_back(std::move(tree));
       j->children.push_back(std::move(*slots[i]));
+      refresh_outputs(*j);
+      tree = std::move(j);
+    }
+    for (const Region::Member* m : semis) {
+      auto j = std::make_unique<LogicalJoin>(cq_.ctx.next_node_id());
+      j->type = m->join->type;
+      j->children.reserve(2);
+      for (auto& c : m->join->conditions) j->conditions.push_back(c->clone());
+      j->estimated_rows = tree->estimated_rows;
+      j->children.push_back(std::move(tree));
+      j->children.push_back(std::move(*m->right));
       refresh_outputs(*j);
       tree = std::move(j);
     }

@@ -68,11 +68,20 @@ class PlanSigner {
   }
   void forget(NodeId id);
 
-  /// The join-set signature that an inner-join tree over `inputs` (none of them an inner join)
-  /// applying `conditions` would have, whatever its order and algorithm: what sign() gives the
-  /// root of such a tree. Lets the join enumerator look up sets of relations it has not built.
+  /// A semi member of a join set: a semi, anti or null-aware anti join (its type and conditions)
+  /// over its right input.
+  struct SemiMemberRef {
+    LogicalJoinType type;
+    const std::vector<ExprPtr>* conditions;
+    const LogicalOperator* right;
+  };
+  /// The join-set signature that a tree of inner joins over `inputs` (none of them an inner join)
+  /// applying `conditions`, with the semi joins `members` inside it, would have, whatever its order
+  /// and algorithm: what sign() gives the root of such a tree. Lets the join enumerator look up
+  /// sets of relations it has not built.
   sig::Signature join_set_of(const std::vector<const LogicalOperator*>& inputs,
-                             const std::vector<const Expr*>& conditions);
+                             const std::vector<const Expr*>& conditions,
+                             const std::vector<SemiMemberRef>& members = {});
 
   /// Lineage digest of a column (exact or template).
   sig::Signature lineage(ColumnId id, bool templ);
@@ -239,8 +248,9 @@ class PlanSigner {
     bool templ_valid = false;   // set whenever the join's slot has its template
     bool templ_same = false;    // templ_set is set (no constant in the tree)
   };
-  /// The join-set signature of inner join `op` (nullopt for any other node), its children's sets
-  /// known; also its template set if the slot has its template.
+  /// The join-set signature of inner join or semi member join `op` (is_semi_member_join; nullopt
+  /// for any other node), its children's sets known; also its template set if the slot has its
+  /// template.
   std::optional<sig::Signature> join_set(const LogicalOperator& op, const Slot& slot);
   /// Computes the template join set of inner join `op` (its children's templates known).
   void template_join_set(const LogicalOperator& op);
@@ -253,6 +263,11 @@ class PlanSigner {
   void split_predicate_digests(const Expr& e, std::vector<sig::Signature>& out, bool templ);
   /// Adds the join predicates in t_->join_preds to set, each distinct digest once.
   void add_predicates(sig::JoinSet& set);
+  /// The semi member digest (exact or template) of a semi join's type, conditions and right input.
+  sig::Signature member_digest(LogicalJoinType type, const std::vector<ExprPtr>& conditions,
+                               const LogicalOperator& right, bool templ);
+  /// Whether `op` (signed) has a join set: an inner join or a semi member join.
+  inline bool has_join_set(const LogicalOperator& op) const;
 
   // ---- State ----
 

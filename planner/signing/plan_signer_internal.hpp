@@ -46,6 +46,11 @@ std::string_view kind_text(const PhysicalOperator& op);
 
 }  // namespace signing
 
+inline bool PlanSigner::has_join_set(const LogicalOperator& op) const {
+  const Slot* s = t_->logical.find(op.id);
+  return s && s->valid && s->sigs.join_set.has_value();
+}
+
 inline PlanSigner::InputRule PlanSigner::input_rule(const LogicalOperator& parent) {
   if (parent.kind == LogicalKind::UnionAll) return InputRule::Positional;
   return signing::inner_join(parent) ? InputRule::JoinTree : InputRule::Relation;
@@ -64,7 +69,7 @@ inline PlanSigner::InputRule PlanSigner::input_rule(const PhysicalOperator& pare
     while (n->kind == LogicalKind::Project) n = n->children[0].get();
   const Slot& s = *t_->logical.find(n->id);
   InputSigs out;
-  if (rule == InputRule::Relation && signing::inner_join(*n)) {
+  if (rule == InputRule::Relation && s.sigs.join_set) {  // an inner-join tree, semi members included
     const JoinSetSlot& js = t_->join_sets[n->id];
     out.exact = *s.sigs.join_set;
     out.same = js.templ_valid && js.templ_same;

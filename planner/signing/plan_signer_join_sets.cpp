@@ -3,6 +3,7 @@
 // template flavour; and the set of relations the join enumerator asks for before building it.
 #include <algorithm>
 
+#include "planner/logical/plan_utils.hpp"
 #include "planner/signing/expr_normalizer.hpp"
 #include "planner/signing/plan_signer_internal.hpp"
 #include "signatures/hash128.hpp"
@@ -30,19 +31,28 @@ using signing::inner_join;
 }
 
 std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op, const Slot& slot) {
-  if (!inner_join(op)) return std::nullopt;
+  const bool inner = inner_join(op);
+  if (!inner && !is_semi_member_join(op)) return std::nullopt;
   // Children are signed (and their sets recorded) before their parent: this join's set is theirs
-  // (an input that is not an inner join is one input) plus its own predicates.
+  // (an input without a set of its own is one input) plus its own predicates; a semi member join's
+  // is its left input's plus the member (its right input is never an input of the set).
   if (op.id >= t_->join_sets.size()) t_->join_sets.resize(std::max<size_t>(op.id + 1, 2 * t_->join_sets.size()));
   sig::JoinSet set;
-  for (auto& c : op.children) {
-    if (inner_join(*c))
-      set.merge(t_->join_sets[c->id].set);
+  const size_t set_children = inner ? 2 : 1;
+  for (size_t i = 0; i < set_children; ++i) {
+    const LogicalOperator& c = *op.children[i];
+    if (has_join_set(c))
+      set.merge(t_->join_sets[c.id].set);
     else
-      set.add_input(input_signatures(*c, InputRule::Relation, false).exact);
+      set.add_input(input_signatures(c, InputRule::Relation, false).exact);
   }
-  own_predicates(op.as<LogicalJoin>(), false);
-  add_predicates(set);
+  const auto& j = op.as<LogicalJoin>();
+  if (inner) {
+    own_predicates(j, false);
+    add_predicates(set);
+  } else {
+    set.add_member(member_digest(j.type, j.conditions, *op.children[1], false));
+  }
   const Signature signature = set.signature();
   JoinSetSlot& js = t_->join_sets[op.id];
   js.set = set;
@@ -62,19 +72,35 @@ std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op, co
 
 void PlanSigner::template_join_set(const LogicalOperator& op) {
   // As join_set(), over template inputs and template predicate digests.
+  const bool inner = inner_join(op);
   sig::JoinSet set;
-  for (auto& c : op.children) {
-    if (inner_join(*c))
-      set.merge(t_->join_sets[c->id].templ_set);  // its template is known: so is its set
+  const size_t set_children = inner ? 2 : 1;
+  for (size_t i = 0; i < set_children; ++i) {
+    const LogicalOperator& c = *op.children[i];
+    if (has_join_set(c))
+      set.merge(t_->join_sets[c.id].templ_set);  // its template is known: so is its set
     else
-      set.add_input(input_signatures(*c, InputRule::Relation, true).templ);
+      set.add_input(input_signatures(c, InputRule::Relation, true).templ);
   }
-  own_predicates(op.as<LogicalJoin>(), true);
-  add_predicates(set);
+  const auto& j = op.as<LogicalJoin>();
+  if (inner) {
+    own_predicates(j, true);
+    add_predicates(set);
+  } else {
+    set.add_member(member_digest(j.type, j.conditions, *op.children[1], true));
+  }
   JoinSetSlot& js = t_->join_sets[op.id];
   js.templ_set = set;
   js.templ_valid = true;
   js.templ_same = false;
+}
+
+sig::Signature PlanSigner::member_digest(LogicalJoinType type, const std::vector<ExprPtr>& conditions,
+                                         const LogicalOperator& right, bool templ) {
+  std::vector<Signature> preds;
+  for (auto& c : conditions) predicate_digests(*c, preds, templ);
+  const InputSigs r = input_signatures(right, InputRule::Relation, templ);
+  return sig::semi_member_signature(join_type_name(type), templ ? r.templ : r.exact, std::move(preds));
 }
 
 void PlanSigner::split_predicate_digests(const Expr& e, std::vector<Signature>& out, bool templ) {
@@ -102,12 +128,18 @@ void PlanSigner::add_predicates(sig::JoinSet& set) {
 }
 
 sig::Signature PlanSigner::join_set_of(const std::vector<const LogicalOperator*>& inputs,
-                                       const std::vector<const Expr*>& conditions) {
-  // As join_set(): inputs as relations, each condition normalized on its own and AND-split.
+                                       const std::vector<const Expr*>& conditions,
+                                       const std::vector<SemiMemberRef>& members) {
+  // As join_set(): inputs as relations, each condition normalized on its own and AND-split, each
+  // member as its semi join adds it.
   sig::JoinSet set;
   for (const LogicalOperator* op : inputs) {
     signed_slot(*op, false);
     set.add_input(input_signatures(*op, InputRule::Relation, false).exact);
+  }
+  for (const SemiMemberRef& m : members) {
+    signed_slot(*m.right, false);
+    set.add_member(member_digest(m.type, *m.conditions, *m.right, false));
   }
   t_->join_preds.clear();
   for (const Expr* c : conditions) predicate_digests(*c, t_->join_preds, false);

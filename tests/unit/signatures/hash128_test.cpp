@@ -18,7 +18,7 @@ TEST(Hash128Test, GoldenValueIsPinned) {
   EXPECT_EQ(hash128("hindsight").hex(), "93b67e8f09ea603d60853163b1acd487");
   EXPECT_EQ(hash128("").hex(), "d0f503063effeae6c1ec98da705d4ea8");
   EXPECT_EQ(HASH128_SEED, 0x48494E4453494748ULL);
-  EXPECT_EQ(SIGNATURE_VERSION, 5u);
+  EXPECT_EQ(SIGNATURE_VERSION, 6u);
 }
 
 // The library really is the specified XXH3-128 (reference value of `xxhsum -H2` on empty input, seed 0).
@@ -52,16 +52,18 @@ TEST(Hash128Test, TreeSignatureGoldenValueIsPinned) {
   CanonicalEncoder e;
   e.begin("scan").field("table").str("nation");
   Signature leaf = tree_signature(e.bytes(), {});
-  // Re-pinned for SIGNATURE_VERSION 5, where nodes name their inputs as relations (join sets, projections seen
+  // Re-pinned for SIGNATURE_VERSION 6, where semi and anti joins are members of the join set below them; only the
+  // version in the header changed these values (82d9e70c... and c398de4a... under version 5).
+  // Pinned for SIGNATURE_VERSION 5, where nodes name their inputs as relations (join sets, projections seen
   // through); only the version in the header changed these values (36e9eb75... and 4bffeec3... under version 4,
   // where column references are named by their lineage; 07f95ed7... under version 3, which has fixed-layout
   // headers and join sets as sums; 0ac67acc... and 2fab07e9... under version 2, e746cd07... under version 1).
-  EXPECT_EQ(leaf.hex(), "82d9e70cbc90ae85c2bd1ebc861406e2");
+  EXPECT_EQ(leaf.hex(), "63c03d7cb198263f380be73d318e4a8e");
   const Signature p = hash128("p");
   EXPECT_EQ(join_set_signature_of_digests(std::vector<Signature>{leaf, leaf}, std::vector<Signature>{p}).hex(),
-            "c398de4aa5d67a08d243e5ac830b6e17");
+            "24262776b5da06007adf36a6d0be317b");
   // The form-based variant names each predicate by H(form).
-  EXPECT_EQ(join_set_signature({leaf, leaf}, {"p"}).hex(), "c398de4aa5d67a08d243e5ac830b6e17");
+  EXPECT_EQ(join_set_signature({leaf, leaf}, {"p"}).hex(), "24262776b5da06007adf36a6d0be317b");
 }
 
 TEST(Hash128Test, TreeSignatureIsTheDocumentedLayout) {
@@ -112,6 +114,44 @@ TEST(Hash128Test, JoinSetOfDigestsIsTheDocumentedEncoderLayout) {
   append_sig(b, sum(distinct_preds));
   append_u64(b, 2);
   EXPECT_EQ(join_set_signature_of_digests(inputs, preds), hash128(b));
+}
+
+// A set with semi members appends their sum and count to the plain layout; a member is its kind, right input and
+// the set of its predicate digests.
+TEST(Hash128Test, JoinSetWithSemiMembersIsTheDocumentedLayout) {
+  const Signature a = hash128("a"), b = hash128("b"), r = hash128("r"), p = hash128("a=b"), q = hash128("a=r");
+  std::string mb = "M";
+  append_u32(mb, SIGNATURE_VERSION);
+  append_u32(mb, 4);
+  mb += "semi";
+  append_sig(mb, r);
+  append_sig(mb, q);
+  const Signature member = semi_member_signature("semi", r, {q, q});
+  EXPECT_EQ(member, hash128(mb));
+  EXPECT_NE(member, semi_member_signature("anti", r, {q}));
+  EXPECT_NE(member, semi_member_signature("semi", a, {q}));
+
+  JoinSet plain, with;
+  plain.add_input(a), plain.add_input(b), plain.add_predicate(p);
+  with = plain;
+  with.add_member(member);
+  std::string jb = "J";
+  append_u32(jb, SIGNATURE_VERSION);
+  append_sig(jb, Signature{fmix_reference(a.hi) + fmix_reference(b.hi) +
+                               ((fmix_reference(a.lo) + fmix_reference(b.lo)) < fmix_reference(a.lo) ? 1 : 0),
+                           fmix_reference(a.lo) + fmix_reference(b.lo)});
+  append_u64(jb, 2);
+  append_sig(jb, Signature{fmix_reference(p.hi), fmix_reference(p.lo)});
+  append_u64(jb, 1);
+  EXPECT_EQ(plain.signature(), hash128(jb)) << "no member: the plain layout";
+  append_sig(jb, Signature{fmix_reference(member.hi), fmix_reference(member.lo)});
+  append_u64(jb, 1);
+  EXPECT_EQ(with.signature(), hash128(jb));
+  // Merging carries the members: (a ⋉ r) ⋈ b has the set of (a ⋈ b) ⋉ r.
+  JoinSet left, merged;
+  left.add_input(a), left.add_member(member);
+  merged.merge(left), merged.add_input(b), merged.add_predicate(p);
+  EXPECT_EQ(merged.signature(), with.signature());
 }
 
 // Accumulating join by join gives the signature of the whole set, whatever the grouping.
