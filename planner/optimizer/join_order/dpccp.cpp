@@ -53,7 +53,12 @@ class DpccpComponent {
  public:
   DpccpComponent(const QueryGraph& graph, RelSet component, const JoinCostModel& cost_model, const CardinalityFn& card,
                  JoinOrderStats& stats)
-      : graph_(graph), cost_model_(cost_model), card_(card), stats_(stats), table_(rel_count(component)) {
+      : graph_(graph),
+        cost_model_(cost_model),
+        card_(card),
+        stats_(stats),
+        table_(rel_count(component)),
+        has_semi_members_((component & graph.semi_members()) != 0) {
     number_breadth_first(component);
   }
 
@@ -135,22 +140,39 @@ class DpccpComponent {
     ++stats_.ccp_pairs;
     const DpEntry* a = table_.find(s1);
     const DpEntry* b = table_.find(s2);
-    // With semi members some connected sets have no legal plan (a member without the relations it requires): they
-    // never get an entry, and pairs holding them are skipped.
-    HS_ASSERT(graph_.semi_members() != 0 || (a != nullptr && b != nullptr),
-              "dpccp: csg-cmp pair priced before its inputs");
-    if (a == nullptr || b == nullptr) return;
-    const bool ab = graph_.legal_join(a->global, b->global);
-    if (!ab && !graph_.legal_join(b->global, a->global)) return;
+    if (has_semi_members_) [[unlikely]] {
+      emit_pair_with_semi_members(s1, s2, a, b);
+      return;
+    }
+    HS_ASSERT(a != nullptr && b != nullptr, "dpccp: csg-cmp pair priced before its inputs");
     DpEntry& entry = table_.slot(s1 | s2);
     if (!entry.present) {
       entry.present = true;
       entry.global = a->global | b->global;
       entry.rows = card_(entry.global);
     }
-    const std::optional<OrientedJoin> legal = cheaper_legal_orientation(
-        cost_model_, graph_, a->global, a->rows, a->cost, b->global, b->rows, b->cost, entry.rows);
-    const OrientedJoin join = *legal;
+    const OrientedJoin join =
+        cheaper_orientation(cost_model_, a->global, a->rows, a->cost, b->global, b->rows, b->cost, entry.rows);
+    if (join.cost < entry.cost) {
+      entry.cost = join.cost;
+      entry.left = join.swapped ? s2 : s1;
+      entry.right = join.swapped ? s1 : s2;
+    }
+  }
+
+  // With semi members some connected sets have no legal plan (a member without the relations it requires): they
+  // never get an entry, and pairs holding them are skipped; a semi join is priced in its one legal orientation.
+  void emit_pair_with_semi_members(RelSet s1, RelSet s2, const DpEntry* a, const DpEntry* b) {
+    if (a == nullptr || b == nullptr) return;
+    if (!graph_.legal_join(a->global, b->global) && !graph_.legal_join(b->global, a->global)) return;
+    DpEntry& entry = table_.slot(s1 | s2);
+    if (!entry.present) {
+      entry.present = true;
+      entry.global = a->global | b->global;
+      entry.rows = card_(entry.global);
+    }
+    const OrientedJoin join = *cheaper_legal_orientation(cost_model_, graph_, a->global, a->rows, a->cost, b->global,
+                                                         b->rows, b->cost, entry.rows);
     if (join.cost < entry.cost) {
       entry.cost = join.cost;
       entry.left = join.swapped ? s2 : s1;
@@ -175,6 +197,7 @@ class DpccpComponent {
   std::vector<int> global_rel_;    // local number -> graph number
   std::vector<RelSet> adjacency_;  // local numbering
   DpTable table_;
+  bool has_semi_members_;
 };
 
 }  // namespace
