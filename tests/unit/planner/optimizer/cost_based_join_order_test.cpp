@@ -269,6 +269,17 @@ TEST(CostBasedJoinOrderTest, SemiJoinCorrelatedOnTwoColumns) {
       1, 1);
 }
 
+TEST(CostBasedJoinOrderTest, GreedyBeyondFourteenRelationsKeepsTheSemiJoinLegal) {
+  // Fifteen nations in a chain and a semi join on the eighth: 16 relations, past DPccp's limit.
+  std::string sql = "SELECT n1.n_name, n15.n_regionkey FROM nation n1";
+  for (int i = 2; i <= 15; ++i) sql += ", nation n" + std::to_string(i);
+  sql += " WHERE n1.n_nationkey = n2.n_nationkey";
+  for (int i = 3; i <= 15; ++i)
+    sql += " AND n" + std::to_string(i - 1) + ".n_nationkey = n" + std::to_string(i) + ".n_nationkey";
+  sql += " AND EXISTS (SELECT 1 FROM supplier WHERE s_nationkey = n8.n_nationkey AND s_acctbal > 9000)";
+  expect_legal_semi_reordering(sql, 1, 1);
+}
+
 TEST(CostBasedJoinOrderTest, LeftJoinUnderASemiJoinKeepsItsSides) {
   // The semi join reads the LEFT join's null-producing side: the LEFT join is one relation, and
   // neither it nor the semi join above it moves.
