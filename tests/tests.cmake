@@ -84,3 +84,9 @@ set_tests_properties(cli_feedback PROPERTIES TIMEOUT 300)
 add_test(NAME cli_reexec
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/reexec_cli_test.py --bin $<TARGET_FILE:hindsight>)
 set_tests_properties(cli_reexec PROPERTIES TIMEOUT 300)
+# A three-way join whose join order (not only a distribution) changes after a failed first attempt (the skewed
+# fixture; asserts the attempts and each attempt's join order).
+add_test(NAME cli_reexec_join_order
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/reexec_join_order_test.py --bin $<TARGET_FILE:hindsight>
+          --data ${HINDSIGHT_SKEWED_DATA})
+set_tests_properties(cli_reexec_join_order PROPERTIES FIXTURES_REQUIRED tpch_skewed TIMEOUT 300)
