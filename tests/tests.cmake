@@ -41,6 +41,13 @@ add_test(NAME differential_skewed
 set_tests_properties(differential_skewed PROPERTIES
   FIXTURES_REQUIRED tpch_skewed TIMEOUT 900 PROCESSORS 2)
 
+# The skewed workload of the re-execution benchmark (bench/workloads/skewed.sql), against SQLite on the skewed data.
+add_test(NAME differential_skewed_workload
+  COMMAND ${Python3_EXECUTABLE} ${HINDSIGHT_DIFFERENTIAL} --bin $<TARGET_FILE:hindsight>
+          --sf 0.01 --skew 1 --workdir ${HINDSIGHT_SKEWED_DATA} --jobs 2 ${CMAKE_SOURCE_DIR}/bench/workloads/skewed.sql)
+set_tests_properties(differential_skewed_workload PROPERTIES
+  FIXTURES_REQUIRED tpch_skewed TIMEOUT 900 PROCESSORS 2)
+
 add_test(NAME sql_files
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/sql/run_sql_tests.py --bin $<TARGET_FILE:hindsight>
           --data ${HINDSIGHT_UNIFORM_DATA} --jobs 2 ${CMAKE_SOURCE_DIR}/tests/sql)
