@@ -97,3 +97,10 @@ add_test(NAME cli_reexec_join_order
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/reexec_join_order_test.py --bin $<TARGET_FILE:hindsight>
           --data ${HINDSIGHT_SKEWED_DATA})
 set_tests_properties(cli_reexec_join_order PROPERTIES FIXTURES_REQUIRED tpch_skewed TIMEOUT 300)
+# Randomized: no strategy, memory limit, worker count, data or injected fault makes a re-executed query return
+# other rows than one unconstrained run, or fail with anything but a typed error (fixed seed; --seed to replay;
+# `make reexec-fuzz` for a longer run with a random seed).
+add_test(NAME cli_reexec_random
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/reexec_random_test.py --bin $<TARGET_FILE:hindsight>
+          --uniform ${HINDSIGHT_UNIFORM_DATA} --skewed ${HINDSIGHT_SKEWED_DATA} --jobs 2)
+set_tests_properties(cli_reexec_random PROPERTIES FIXTURES_REQUIRED "tpch_uniform;tpch_skewed" TIMEOUT 600 PROCESSORS 2)
