@@ -9,7 +9,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 300
 RANDOM_QUERIES ?= 5000
 
-.PHONY: all deps configure build test demo bench debug clean format fuzz-build fuzz
+.PHONY: all deps configure build test demo bench debug clean format fuzz-build fuzz reexec-fuzz
 
 all: build
 
@@ -37,6 +37,13 @@ fuzz: fuzz-build build
 	python3 tests/random/run_random.py --bin $(BUILD)/hindsight --workdir $(BUILD)/random-fuzz \
 	  --queries $(RANDOM_QUERIES) --jobs $(JOBS) || failed="$$failed random"; \
 	if [ -n "$$failed" ]; then echo "fuzz: findings in:$$failed (fuzz targets: $(FUZZ_BUILD)/fuzz/<target>/artifacts)"; exit 1; fi
+
+# The randomized re-execution test (tests/cli/reexec_random_test.py) with 10x the cases and a random seed (printed).
+reexec-fuzz: build
+	@python3 tests/differential/run_differential.py --bin $(BUILD)/hindsight --sf 0.01 --workdir $(BUILD)/testdata/tpch-sf0.01 --gen-only >/dev/null
+	@python3 tests/differential/run_differential.py --bin $(BUILD)/hindsight --sf 0.01 --skew 1 --workdir $(BUILD)/testdata/tpch-sf0.01-skew1 --gen-only >/dev/null
+	@python3 tests/cli/reexec_random_test.py --bin $(BUILD)/hindsight --uniform $(BUILD)/testdata/tpch-sf0.01 \
+	  --skewed $(BUILD)/testdata/tpch-sf0.01-skew1 --long --jobs $(JOBS)
 
 test: deps build fuzz-build
 	@bash scripts/check-layering.sh

@@ -2,7 +2,7 @@
 # make bench: TPC-H Q1-Q22 on Hindsight and on SQLite over the same generated data, then against DuckDB
 # (engine time at 1 and 2 threads; needs node and npm, else skipped with a note).
 #   scripts/bench.sh [BUILD_DIR]      env: SF (default 0.1), REPEAT (runs per query, default 3),
-#                                     TIMEOUT (seconds per run, default 300)
+#                                     TIMEOUT (seconds per run, default 300), REEXEC_ARGS (reexec_bench.py)
 # SF=1 make bench is the reference run.
 # Data is generated once into BUILD_DIR/data/tpch-sf$SF and loaded once into the SQLite file
 # BUILD_DIR/data/tpch-sf$SF.sqlite; later runs reuse both.
@@ -50,6 +50,12 @@ fi
 echo
 python3 "$ROOT/bench/feedback_bench.py" --bin "$BIN" --data "$DATA" --skew-data "$SKEW_DATA" \
   --repeat "${REPEAT:-3}" --timeout "${TIMEOUT:-300}" || echo "bench: feedback benchmark failed"
+
+# Re-execution under memory limits that make first plans fail: rescued, in how many attempts, wrong answers, and
+# the time against a plan with true cardinalities (REEXEC_ARGS: e.g. --quick, --repeat 3, --fractions 0.7,0.9).
+echo
+python3 "$ROOT/bench/reexec_bench.py" --bin "$BIN" --data "$SKEW_DATA" --timeout "${TIMEOUT:-300}" ${REEXEC_ARGS:-} \
+  || echo "bench: the re-execution benchmark found wrong answers"
 
 # Does memory_limit bound the process? Peak RSS per (query, limit) against tables + limit + slack.
 echo

@@ -327,9 +327,11 @@ class Oracle {
     agg->children.push_back(std::move(tree));
     tree = std::move(agg);
 
+    const int64_t budget =
+        settings_.oracle_subplan_memory_limit > 0 ? settings_.oracle_subplan_memory_limit : settings_.memory_limit;
     PhysicalPlannerOptions opts;
     opts.workers = settings_.effective_workers();
-    opts.memory_limit = settings_.memory_limit;
+    opts.memory_limit = budget;
     opts.cost_based = settings_.optimizer != "foundation";
     PhysicalPlanner planner(cq_.ctx, opts, [&](const TableDef& def) {
       LoadInfo info;
@@ -341,6 +343,7 @@ class Oracle {
     // oracle_subplan_timeout is left to the model rather than holding the statement up.
     Settings sub = settings_;
     sub.timeout_ms = settings_.oracle_subplan_timeout_ms;
+    sub.memory_limit = budget;
     QueryLimits sub_limits(sub);
     ExecutedQuery run = execute_plan(*plan, cq_.ctx, ctes_, {out}, sub, &sub_limits);
     if (run.error && run.error->code() == ErrorCode::TIMEOUT && sub.timeout_ms > 0 &&

@@ -23,7 +23,7 @@ int Settings::effective_workers() const {
 std::vector<std::string> setting_names() {
   return {"workers", "memory_limit", "disabled_rules", "cte_materialization", "timeout", "mapper_strict", "optimizer",
           "stats_scope", "stats_max_drift", "cardinality", "oracle_max_subplans", "oracle_subplan_timeout",
-          "reexec_strategies",
+          "oracle_subplan_memory_limit", "reexec_strategies",
           "reexec_max_attempts", "reexec_time_budget", "reexec_overlay", "reexec_overlay.<ERROR_CODE>",
           "fault_injection"};
 }
@@ -108,14 +108,19 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
     } catch (...) {
       bad("an integer from 1 to 256");
     }
-  } else if (name == "memory_limit") {
+  } else if (name == "memory_limit" || name == "oracle_subplan_memory_limit") {
     // Any budget from one byte up is honoured (a tiny one makes the first hash table or buffer fail, which is
     // what a test of MEMORY_LIMIT_EXCEEDED wants); the top is a round number below int64's range.
+    // oracle_subplan_memory_limit also takes 0: the statement's memory_limit.
     constexpr int64_t kMaxMemoryLimit = int64_t{8000000} << 40;
+    const bool oracle = name == "oracle_subplan_memory_limit";
     int64_t bytes;
-    if (!parse_byte_size(value, bytes) || bytes < 1 || bytes > kMaxMemoryLimit)
-      bad("a size such as 256MB or 1GB (units B, KB, MB, GB, TB), from 1B to 8000000TB");
-    s.memory_limit = bytes;
+    if (oracle && trim(value) == "0") bytes = 0;
+    else if (!parse_byte_size(value, bytes) || bytes < 1 || bytes > kMaxMemoryLimit)
+      bad(oracle ? "a size such as 256MB or 1GB (units B, KB, MB, GB, TB), from 1B to 8000000TB, or 0 (the "
+                   "statement's memory_limit)"
+                 : "a size such as 256MB or 1GB (units B, KB, MB, GB, TB), from 1B to 8000000TB");
+    (oracle ? s.oracle_subplan_memory_limit : s.memory_limit) = bytes;
   } else if (name == "disabled_rules") {
     std::set<std::string> rules;
     auto known = rewrite_rule_names();

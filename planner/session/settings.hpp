@@ -36,6 +36,11 @@ struct Settings {
   std::string cardinality = "model";
   int64_t oracle_max_subplans = 500;
   int64_t oracle_subplan_timeout_ms = 10000;  ///< per counting sub-plan; 0 = none
+  /// The memory budget of each counting sub-plan (planned and run under it); 0 = the statement's
+  /// memory_limit. A larger one lets the oracle count what the statement's own budget could not hold, so
+  /// that a query under a tight limit is still planned on true counts (the re-execution benchmark's
+  /// baseline).
+  int64_t oracle_subplan_memory_limit = 0;
 
   /// Re-execution (reexec/, docs/reexec.md): the strategies (plugins) a query statement may use, in
   /// order; empty = none (one attempt, exactly as without the driver).

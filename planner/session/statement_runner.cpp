@@ -39,6 +39,7 @@ Attempt AttemptRun::report() const {
   a.elapsed_ms = executed.elapsed_ms;
   a.plan_ms = compiled ? compiled->plan_ms : 0;
   a.stats_ms = stats_ms;
+  a.peak_memory = executed_run ? executed.peak_memory : 0;
   return a;
 }
 

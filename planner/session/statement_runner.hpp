@@ -21,6 +21,9 @@ struct Attempt {
   /// Time the stats scopes took: reading them before planning, and mapping, collecting and
   /// recording what the attempt observed after it ran (part of neither plan_ms nor elapsed_ms).
   double stats_ms = 0;
+  /// The most memory the attempt held at once, tables it loaded included (what `memory_limit` is
+  /// checked against); 0 when it did not run.
+  int64_t peak_memory = 0;
 };
 
 /// The outcome of the last non-SET statement of a script.

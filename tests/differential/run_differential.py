@@ -3,7 +3,7 @@
 
     run_differential.py --bin build/hindsight --sf 0.01 [--skew 1] [--seed S] --workdir DIR
                         [--only REGEX] [--jobs N] [--timeout SEC] [--set k=v]... [--gen-only]
-                        [QUERY_DIR ...]
+                        [QUERY_DIR | WORKLOAD.sql ...]
 
 Data. `hindsight gen tpch --sf F [--skew Z] [--seed S] --out DIR` runs once per workdir; when
 DIR/catalog.json exists the data is reused (a stamp file DIR/.differential-gen.json records the
@@ -15,7 +15,8 @@ NULL. The connection runs with `PRAGMA case_sensitive_like = ON` (standard LIKE 
 Queries. Every `*.sql` file of the query folders (default: tpch/ and extra/ beside this script),
 except the `*.sqlite.sql` twins. Hindsight runs `query --format json -f FILE`; SQLite runs the twin
 `NAME.sqlite.sql` when it exists (dialect differences: date arithmetic, EXTRACT, SUBSTRING...),
-else the same text. `--only REGEX` keeps the queries whose name or path matches (re.search).
+else the same text. A WORKLOAD.sql file argument (statements after `-- name: NAME` lines, such as
+bench/workloads/skewed.sql) adds its queries, which both engines run as written. `--only REGEX` keeps the queries whose name or path matches (re.search).
 
 Comparison, in this order.
  1. Hindsight must answer per the CLI contract: a JSON object on stdout, status "ok" with exit code
@@ -61,6 +62,7 @@ import time
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hindsight_harness as hh  # noqa: E402
+from workload_file import read_workload  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STAMP = ".differential-gen.json"
@@ -134,24 +136,35 @@ def ensure_data(args) -> str:
 
 # --- queries -----------------------------------------------------------------------------------
 
-def discover(folders: list[str], only: str | None) -> list[tuple[str, str]]:
-    found: list[tuple[str, str]] = []
+def discover(folders: list[str], only: str | None) -> list[tuple[str, str, str | None]]:
+    """(name, path, sql): a folder's `*.sql` files (sql None: read from the file, its twin for SQLite), or the
+    queries of a workload file (`-- name:` blocks, tests/differential/workload_file.py; both engines run sql)."""
+    found: list[tuple[str, str, str | None]] = []
     names: dict[str, str] = {}
+
+    def add(name: str, path: str, sql: str | None) -> None:
+        if name in names:
+            raise SystemExit(f"two queries are named {name}: {names[name]} and {path}")
+        names[name] = path
+        rel = os.path.relpath(path, HERE)
+        if only and not (re.search(only, name) or re.search(only, rel)):
+            return
+        found.append((name, path, sql))
+
     for folder in folders:
+        if os.path.isfile(folder) and folder.endswith(".sql"):
+            try:
+                for name, sql in read_workload(folder):
+                    add(name, folder, sql)
+            except ValueError as e:
+                raise SystemExit(str(e))
+            continue
         if not os.path.isdir(folder):
             raise SystemExit(f"no query folder {folder}")
         for entry in sorted(os.listdir(folder)):
             if not entry.endswith(".sql") or entry.endswith(".sqlite.sql"):
                 continue
-            path = os.path.join(folder, entry)
-            name = entry[: -len(".sql")]
-            if name in names:
-                raise SystemExit(f"two queries are named {name}: {names[name]} and {path}")
-            names[name] = path
-            rel = os.path.relpath(path, HERE)
-            if only and not (re.search(only, name) or re.search(only, rel)):
-                continue
-            found.append((name, path))
+            add(entry[: -len(".sql")], os.path.join(folder, entry), None)
     return found
 
 
@@ -169,12 +182,12 @@ def run_sqlite_with_deadline(conn: sqlite3.Connection, sql: str, timeout: float)
         conn.set_progress_handler(None, 0)
 
 
-def check_query(name: str, path: str, hs: hh.HindsightResult, conn: sqlite3.Connection,
+def check_query(name: str, path: str, sql: str | None, hs: hh.HindsightResult, conn: sqlite3.Connection,
                 timeout: float) -> tuple[bool, str]:
-    hs_sql = read(path)
-    twin = hh.sqlite_twin(path)
+    hs_sql = read(path) if sql is None else sql
+    twin = hh.sqlite_twin(path) if sql is None else path
     try:
-        sq_names, sq_rows, sq_ms = run_sqlite_with_deadline(conn, read(twin), timeout)
+        sq_names, sq_rows, sq_ms = run_sqlite_with_deadline(conn, read(twin) if sql is None else sql, timeout)
     except sqlite3.Error as e:
         why = "timed out" if "interrupt" in str(e).lower() else f"error: {e}"
         return False, f"FAIL {name}: sqlite {why} (in {os.path.basename(twin)}; a corpus defect)"
@@ -212,10 +225,10 @@ def main(argv=None) -> int:
 
     passed = failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(hh.run_hindsight_query, args.bin, data, file=path, sets=args.sets,
-                               timeout=args.timeout) for _, path in queries]
-        for (name, path), fut in zip(queries, futures):
-            ok, line = check_query(name, path, fut.result(), conn, args.timeout)
+        futures = [pool.submit(hh.run_hindsight_query, args.bin, data, file=None if sql else path, sql=sql,
+                               sets=args.sets, timeout=args.timeout) for _, path, sql in queries]
+        for (name, path, sql), fut in zip(queries, futures):
+            ok, line = check_query(name, path, sql, fut.result(), conn, args.timeout)
             print(line, flush=True)
             passed += ok
             failed += not ok

@@ -169,5 +169,32 @@ TEST(OracleTest, ACountThatDoesNotFitTheBudgetIsLeftToTheModel) {
   }
 }
 
+TEST(OracleTest, ItsOwnBudgetCountsWhatTheStatementsBudgetCannotHold) {
+  // The same statement as above with oracle_subplan_memory_limit: every count fits its own budget, so the
+  // query under 64KB is planned on true counts only (the re-execution benchmark's baseline).
+  Session session(testing::tpch_db());
+  session.settings().workers = 2;
+  StatementResult r = session.run_script(
+      "SELECT COUNT(*) FROM lineitem, orders WHERE l_orderkey = o_orderkey; SET memory_limit = '64KB'; "
+      "SET oracle_subplan_memory_limit = '1GB'; SET cardinality = oracle; "
+      "SELECT COUNT(*) FROM lineitem, orders WHERE l_orderkey = o_orderkey");
+  ASSERT_TRUE(r.oracle) << (r.error ? r.error->format() : "");
+  EXPECT_GT(r.oracle->subplans, 0u);
+  EXPECT_EQ(r.oracle->out_of_memory, 0u) << r.oracle->describe();
+  EXPECT_FALSE(r.oracle->capped()) << r.oracle->describe();
+}
+
+TEST(OracleTest, SubplanMemoryLimitSetting) {
+  Settings s;
+  EXPECT_EQ(s.oracle_subplan_memory_limit, 0);
+  apply_setting(s, "oracle_subplan_memory_limit", "2GB");
+  EXPECT_EQ(s.oracle_subplan_memory_limit, int64_t{2} << 30);
+  apply_setting(s, "oracle_subplan_memory_limit", "0");
+  EXPECT_EQ(s.oracle_subplan_memory_limit, 0);
+  EXPECT_THROW(apply_setting(s, "oracle_subplan_memory_limit", "-1MB"), Error);
+  EXPECT_THROW(apply_setting(s, "oracle_subplan_memory_limit", "lots"), Error);
+  EXPECT_EQ(s.memory_limit, Settings{}.memory_limit);
+}
+
 }  // namespace
 }  // namespace hindsight

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Re-execution under memory limits that make first plans fail (`make bench`).
+
+    reexec_bench.py --bin build/hindsight --data DIR [--fractions 0.5,0.7,0.8,0.9] [--workers 4] [--repeat 1]
+                    [--no-between]
+                    [--only REGEX] [--quick] [--timeout 300] [--json FILE]
+
+Queries: TPC-H Q1-Q22 (tests/differential/tpch) and the skewed workload (bench/workloads/skewed.sql), on DIR
+(`hindsight gen tpch --sf F --skew 1`). Every run is a process of its own with a fresh stats store, that first
+loads the tables the query reads in statements of their own and then sets its limit (a table an earlier
+statement of the process loaded is not charged to a later one: tests/differential/reexec_runs.py), so the
+limit bounds what the plan holds, which is what a re-plan can change.
+
+Per query: one unconstrained run (`reexec_strategies=none`) gives the rows and the plan's peak memory P, one with
+`cardinality=oracle` the oracle plan's peak O. The limits: L = f x P for each fraction f, and 'mid' = (O + P) / 2
+when O < 0.8 x P (a limit the first plan exceeds and a better plan fits). Per limit:
+  off     the query with `reexec_strategies=none` under L: does the first plan fit?
+  on      when the first plan does not fit: the query with re-execution on (the default strategies) under L;
+          rescued = succeeded, in how many attempts; its rows against the unconstrained run's (a wrong answer
+          is a defect: goal 0)
+  oracle  the query planned with `cardinality=oracle` (true cardinalities, counted under their own budget:
+          `oracle_subplan_memory_limit`; the counting is not timed) under L, re-execution off: the best plan
+          Hindsight can find knowing everything
+  ratio   on's total time (planning + execution of all attempts) / oracle's (planning + execution): the
+          price of finding out by failing (goal <= 1.5x); median of --repeat runs each
+Goals: >= 95 % of the first plans that fail are rescued in <= 2 attempts, 0 wrong answers, ratio <= 1.5x
+(geometric mean, and the worst). A first plan that fails where the oracle's plan fails too (no plan the
+optimizer knows fits L) is counted apart: re-planning cannot be expected to rescue it. For every case not
+rescued the table shows the last error and why re-execution stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "differential"))
+import reexec_runs as rr  # noqa: E402
+from workload_file import read_workload  # noqa: E402
+
+# The oracle's plan: true counts, each counted under its own budget (not the query's limit, which would leave the
+# counts that do not fit it to the model), then planned and run under the query's limit.
+ORACLE = {"reexec_strategies": "none", "cardinality": "oracle", "oracle_subplan_memory_limit": "8GB"}
+QUICK_QUERIES = r"^(q03|q05|q09|q18|q21|segment_follows_nation|brand_type_like|popular_suppliers)$"
+
+
+def all_queries() -> list[tuple[str, str]]:
+    out = []
+    tpch = os.path.join(ROOT, "tests", "differential", "tpch")
+    for f in sorted(os.listdir(tpch)):
+        if f.endswith(".sql") and not f.endswith(".sqlite.sql"):
+            with open(os.path.join(tpch, f), encoding="utf-8") as fh:
+                out.append((f[:-4], fh.read()))
+    return out + read_workload(os.path.join(ROOT, "bench", "workloads", "skewed.sql"))
+
+
+def mb(b: float) -> str:
+    return f"{b / 1e6:.1f}" if b >= 1e5 else f"{b / 1e6:.2f}"
+
+
+def geomean(xs: list[float]) -> float:
+    xs = [x for x in xs if x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def code(c: str | None) -> str:
+    return {"MEMORY_LIMIT_EXCEEDED": "MLE", None: "crash"}.get(c, c)
+
+
+def short_error(run: rr.Run) -> str:
+    e = run.final_error
+    if run.rc is None:
+        return "killed (timeout)"
+    if not e:
+        return "no JSON" if run.obj is None else "?"
+    return f"{e['code']}: {e.get('message', '')[:90]}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--data", required=True, help="TPC-H data generated with --skew 1")
+    ap.add_argument("--fractions", default=None, help="limits as fractions of each query's peak (default "
+                    "0.5,0.7,0.8,0.9; --quick: 0.8)")
+    ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--repeat", type=int, default=1, help="timed runs of on and oracle per case (median)")
+    ap.add_argument("--only", default=None, help="regex on query names")
+    ap.add_argument("--quick", action="store_true", help=f"CI size: {QUICK_QUERIES} at 0.8 x peak")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds per process")
+    ap.add_argument("--no-between", action="store_true", help="no 'mid' limit between the oracle's and the model's peak")
+    ap.add_argument("--json", default=None, help="also write every case as JSON here")
+    args = ap.parse_args()
+    fractions = [float(x) for x in (args.fractions or ("0.8" if args.quick else "0.5,0.7,0.8,0.9")).split(",")]
+    only = QUICK_QUERIES if args.quick and not args.only else args.only
+    queries = [(n, s) for n, s in all_queries() if not only or re.search(only, n)]
+    tmp = tempfile.mkdtemp(prefix="hindsight-reexec-bench-")
+    w = args.workers
+    t_start = time.perf_counter()
+    print(f"== re-execution under memory limits: {args.data}, workers={w}, limits = "
+          f"{', '.join(f'{f:g}' for f in fractions)} x each query's unconstrained peak (plan memory; tables preloaded), "
+          f"and 'mid' halfway between the oracle plan's peak and the model's where the oracle's is under 0.8 x")
+    print(f"{'query':<26} {'peak MB':>8} {'oracle':>7} {'limit':>6} {'MB':>7} {'off':<6} {'on':<12} {'rows':<5} "
+          f"{'on ms':>8} {'oracle ms':>9} {'ratio':>6}  note (MLE: MEMORY_LIMIT_EXCEEDED)")
+    records = []
+    try:
+        for name, sql in queries:
+            free = rr.run_query(args.bin, args.data, sql, {"reexec_strategies": "none"}, tmp, args.timeout, workers=w)
+            if not free.ok:
+                print(f"{name:<26} unconstrained run failed: {free.describe()}")
+                records.append({"query": name, "unconstrained": "failed", "error": free.describe()})
+                continue
+            peak = free.peak()
+            ordered = rr.has_top_level_order_by(sql)
+            # The oracle's plan, unconstrained: when it needs clearly less than the model's, a limit between the
+            # two is one a better plan fits and the first plan does not (the case re-planning is for).
+            ofree = rr.run_query(args.bin, args.data, sql, ORACLE, tmp, args.timeout, workers=w)
+            opeak = ofree.peak() if ofree.ok else None
+            limits = [(f"{f:g}", max(4096, int(peak * f))) for f in fractions]
+            if opeak and opeak < 0.8 * peak and not args.no_between:
+                limits.append(("mid", int((opeak + peak) / 2)))
+            for label, limit in limits:
+                f = label
+                lim = {"memory_limit": f"{limit}B"}
+                rec = {"query": name, "peak": peak, "oracle_peak": opeak, "fraction": f, "limit": limit}
+                off = rr.run_query(args.bin, args.data, sql, {**lim, "reexec_strategies": "none"}, tmp, args.timeout,
+                                   workers=w)
+                rec["off"] = "ok" if off.ok else code(off.error_code)
+                line = f"{name:<26} {mb(peak):>8} {mb(opeak) if opeak else '-':>7} {f:>6} {mb(limit):>7} {rec['off']:<6}"
+                if off.ok:
+                    print(line + f" {'-':<12} {'-':<5} {'':>8} {'':>9} {'':>6}  first plan fits")
+                    records.append(rec)
+                    continue
+                on_ms, or_ms, on, orc = [], [], None, None
+                wrong = None
+                for _ in range(max(1, args.repeat)):
+                    on = rr.run_query(args.bin, args.data, sql, {**lim}, tmp, args.timeout, workers=w)
+                    if on.ok:
+                        on_ms.append(on.engine_ms())
+                        diff = rr.rows_difference(on.obj["rows"], free.obj["rows"], ordered)
+                        wrong = wrong or diff
+                    orc = rr.run_query(args.bin, args.data, sql, {**lim, **ORACLE}, tmp, args.timeout, workers=w)
+                    if orc.ok:
+                        or_ms.append(orc.engine_ms())
+                    if not on.ok:
+                        break
+                attempts = len(on.attempts)
+                rec.update({"on": "ok" if on.ok else code(on.error_code), "attempts": attempts,
+                            "wrong": wrong, "oracle": "ok" if orc.ok else code(orc.error_code),
+                            "on_ms": statistics.median(on_ms) if on_ms else None,
+                            "oracle_ms": statistics.median(or_ms) if or_ms else None,
+                            "reasons": [a.get("reexec_reason") for a in on.attempts[1:]],
+                            "errors": [(a.get("error") or {}).get("message") for a in on.attempts],
+                            "warnings": (on.obj or {}).get("warnings") or []})
+                rec["ratio"] = rec["on_ms"] / rec["oracle_ms"] if rec["on_ms"] and rec["oracle_ms"] else None
+                on_txt = f"ok in {attempts}" if on.ok else f"{rec['on']} in {attempts}"
+                note = ""
+                if wrong:
+                    note = f"WRONG ROWS: {wrong}"
+                elif not on.ok:
+                    why = [x for x in rec["warnings"] if "re-execution" in x or "plan did not change" in x]
+                    note = short_error(on) + (f" | {why[-1][:100]}" if why else "")
+                    if not orc.ok:
+                        note = "oracle plan fails too | " + note
+                elif attempts > 2:
+                    note = "more than 2 attempts"
+                elif attempts == 1:
+                    note = "the first plan fit this run (peak noise; not a rescue)"
+                if not orc.ok and on.ok:
+                    note = (note + " | " if note else "") + f"oracle plan fails: {short_error(orc)}"
+                ratio = f"{rec['ratio']:.2f}" if rec["ratio"] else "-"
+                print(line + f" {on_txt:<12} {('WRONG' if wrong else 'same') if on.ok else '-':<5} "
+                      f"{rec['on_ms'] or 0:8.1f} {rec['oracle_ms'] or 0:9.1f} {ratio:>6}  {note}", flush=True)
+                records.append(rec)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    cases = [r for r in records if "off" in r]
+    failing = [r for r in cases if r["off"] != "ok"]
+    fixable = [r for r in failing if r.get("oracle") == "ok"]
+    # A run that succeeds in one attempt ran the same plan as the failed off run: it fit this time (a plan's
+    # peak varies from run to run with several workers). Not a rescue; counted apart.
+    lucky = [r for r in failing if r.get("on") == "ok" and r["attempts"] == 1]
+    rescued = [r for r in failing if r.get("on") == "ok" and r["attempts"] > 1]
+    rescued2 = [r for r in rescued if r["attempts"] <= 2]
+    wrong = [r for r in failing if r.get("wrong")]
+    ratios = [r["ratio"] for r in rescued if r.get("ratio")]  # where the oracle's plan fits too
+    pct = lambda a, b: f"{100 * a / b:.0f} %" if b else "-"
+    print(f"\n{len(cases)} (query, limit) cases on {len(queries)} queries in {time.perf_counter() - t_start:.0f} s; "
+          f"first plan fails (re-execution off): {len(failing)}")
+    print(f"rescued with re-execution on: {len(rescued)}/{len(failing)} ({pct(len(rescued), len(failing))}), "
+          f"in <= 2 attempts: {len(rescued2)}/{len(failing)} ({pct(len(rescued2), len(failing))}; goal >= 95 %)")
+    print(f"  of the {len(fixable)} where the oracle's plan fits the limit: "
+          f"{len([r for r in fixable if r in rescued2])} rescued in <= 2 attempts "
+          f"({pct(len([r for r in fixable if r in rescued2]), len(fixable))})")
+    if lucky:
+        print(f"  plus {len(lucky)} where the first plan fit on the run with re-execution on (1 attempt: peak noise): "
+              f"{', '.join(r['query'] + '@' + r['fraction'] for r in lucky)}")
+    print(f"wrong answers: {len(wrong)} (goal 0)")
+    if ratios:
+        worst = max(rescued, key=lambda r: r.get("ratio") or 0)
+        print(f"rescued run time / oracle plan time: geometric mean {geomean(ratios):.2f}x, worst {max(ratios):.2f}x "
+              f"({worst['query']} at {worst['fraction']} x peak); within 1.5x: {sum(x <= 1.5 for x in ratios)}/"
+              f"{len(ratios)} (goal <= 1.5x)")
+    not_rescued = [r for r in failing if r.get("on") != "ok"]  # (lucky ones are neither)
+    hopeless = [r for r in not_rescued if r.get("oracle") != "ok"]
+    if hopeless:
+        print(f"not rescued, and the oracle's plan fails the limit too: {len(hopeless)} "
+              f"({', '.join(sorted({r['query'] for r in hopeless}))})")
+    if len(hopeless) < len(not_rescued):
+        print("not rescued although the oracle's plan fits:")
+    for r in not_rescued:
+        if r in hopeless:
+            continue
+        print(f"  {r['query']} at {r['fraction']} x peak ({mb(r['limit'])} MB): {r.get('attempts')} attempt(s); errors: "
+              f"{' / '.join((e or 'ok')[:110] for e in r.get('errors') or [])}; "
+              f"warnings: {' / '.join(r.get('warnings') or [])[:220]}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(records, f, indent=1)
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
