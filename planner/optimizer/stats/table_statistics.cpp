@@ -29,6 +29,7 @@ const ColumnStatistics* TableStatistics::column(const std::string& name) const {
 }
 
 TableStatistics analyze_table(const Table& table) {
+  table.load_all_columns();  // normally done (and charged) by the caller
   TableStatistics stats;
   stats.table = table.def.name;
   stats.row_count = table.row_count;
