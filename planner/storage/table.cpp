@@ -39,6 +39,25 @@ void Table::load_all_columns(LoadGuard* guard) const {
   load_columns(all, guard);
 }
 
+Table::ColumnParts Table::column_parts(size_t c, LoadGuard* guard) const {
+  HS_ASSERT(c < def.columns.size(), fmt::format("column {} of table '{}' out of range", c, def.name));
+  ColumnParts out;
+  if (pending_) {
+    std::lock_guard<std::mutex> lock(pending_->mu);
+    if (!pending_->loaded[c]) {
+      auto read = std::make_shared<std::vector<ColumnVector>>(pending_->source->read_column(c, guard));
+      HS_ASSERT(read->size() == buckets.size(), fmt::format("column source of '{}' returned {} buckets, not {}",
+                                                            def.name, read->size(), buckets.size()));
+      for (const auto& part : *read) out.parts.push_back(&part);
+      out.owner = std::move(read);
+      return out;
+    }
+  }
+  for (const auto& bucket : buckets)
+    if (c < bucket.size()) out.parts.push_back(&bucket[c]);
+  return out;
+}
+
 bool Table::column_loaded(size_t c) const {
   if (!pending_) return c < def.columns.size();
   std::lock_guard<std::mutex> lock(pending_->mu);

@@ -51,6 +51,14 @@ struct Table {
   void load_columns(const std::vector<int>& columns, LoadGuard* guard = nullptr) const;
   /// load_columns of every column.
   void load_all_columns(LoadGuard* guard = nullptr) const;
+  /// Column `c` of every bucket, for a reader that needs it once (an analysis): `parts[b]` is the column of
+  /// bucket b, the loaded one when the column is loaded, else a copy read from the source for the caller
+  /// alone (charged to `guard`, not kept: `owner` holds it). Thread-safe; throws like load_columns.
+  struct ColumnParts {
+    std::vector<const ColumnVector*> parts;
+    std::shared_ptr<const std::vector<ColumnVector>> owner;
+  };
+  ColumnParts column_parts(size_t c, LoadGuard* guard = nullptr) const;
   /// True when column `c` is in `buckets`.
   bool column_loaded(size_t c) const;
   /// How many of the table's columns are in `buckets`.

@@ -94,8 +94,7 @@ std::shared_ptr<const TableStatistics> StatisticsCache::load(const Table& table)
 }
 
 std::shared_ptr<const TableStatistics> StatisticsCache::analyze(const Table& table, LoadGuard* guard) {
-  table.load_all_columns(guard);  // analysis reads every column; a statistics file spares the load
-  auto stats = std::make_shared<const TableStatistics>(analyze_table(table));
+  auto stats = std::make_shared<const TableStatistics>(analyze_table(table, guard));
   {
     std::lock_guard<std::mutex> count_lock(mu_);
     ++analyses_;

@@ -27,7 +27,8 @@ class StatisticsCache {
   explicit StatisticsCache(std::string directory);
 
   /// The statistics of `table`: cached, else from its file, else analyzed (if absent or stale, see is_stale).
-  /// An analysis loads every column of the table first, charging `guard` (may be null) for the ones it loads.
+  /// An analysis reads every column of the table, charging `guard` (may be null) for those it reads from the
+  /// table's cache (read for the analysis only, not kept loaded).
   std::shared_ptr<const TableStatistics> get(const Table& table, LoadGuard* guard = nullptr);
   /// Analyzes `table` again even if its statistics are fresh (ANALYZE), caching and persisting the result.
   /// nullptr, like get(), for a table without columnar data (a connector table).

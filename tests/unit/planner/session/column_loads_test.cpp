@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "../storage/storage_test_util.hpp"
+#include "planner/optimizer/stats/statistics_file.hpp"
 #include "planner/optimizer/stats/table_statistics_store.hpp"
 #include "planner/session/session.hpp"
 #include "tests/unit/planner/tpch_fixture.hpp"
@@ -135,6 +136,27 @@ TEST(ColumnLoadsTest, StatisticsFromTheirFileLoadNoColumn) {
   EXPECT_EQ(loaded(db, "kv"), (std::vector<std::string>{"k", "n"}));  // the filter's column, k kept for counting
   EXPECT_EQ(statistics_cache(db).analyses(), 1u);  // the first process's only
   EXPECT_EQ(statistics_cache(db).loads(), 1u);     // read from the file
+}
+
+TEST(ColumnLoadsTest, AnAnalysisReadsEveryColumnAndKeepsNone) {
+  std::unique_ptr<Database> db = cached_db();
+  Database whole(testing::tpch_dir(), LoadOptions{false, false});
+  LoadInfo info;
+  TablePtr orders = db->table("orders", info);
+  ASSERT_TRUE(info.from_cache);
+  TablePtr parsed = whole.table("orders", info);
+  ASSERT_EQ(parsed->loaded_column_count(), 9u);
+  orders->load_columns({2});  // one column loaded before: used in place
+  const TableStatistics lazy = analyze_table(*orders);
+  EXPECT_EQ(orders->loaded_column_count(), 1u);  // the other eight were read for the analysis and dropped
+  TableStatistics full = analyze_table(*parsed);
+  full.data_version = lazy.data_version;  // the CSV copy and the cache differ in nothing else
+  EXPECT_EQ(encode_table_statistics(lazy), encode_table_statistics(full));
+
+  // ANALYZE through a session likewise.
+  StatementResult r = run(*db, "ANALYZE lineitem");
+  ASSERT_TRUE(r.ok()) << r.error->format();
+  EXPECT_EQ(loaded(*db, "lineitem"), std::vector<std::string>{});
 }
 
 }  // namespace
