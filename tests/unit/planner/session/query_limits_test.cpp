@@ -4,17 +4,20 @@
 // is charged for the columns it loads, not for the whole table.
 #include <gtest/gtest.h>
 
+#include "planner/optimizer/stats/table_statistics_store.hpp"
 #include "planner/session/session.hpp"
 #include "tests/unit/planner/tpch_fixture.hpp"
 
 namespace hindsight {
 namespace {
 
-/// A Database whose tables come from their binary caches (written first if missing), so that columns load on demand.
+/// A Database whose tables come from their binary caches (written first if missing), so that columns load on
+/// demand, and whose statistics the process knows (an analysis would read, and charge, every column).
 std::unique_ptr<Database> cached_db() {
   {
     Database warm(testing::tpch_dir());
-    for (const char* t : {"orders", "lineitem"}) warm.table(t);  // parses the CSVs (and writes the caches) if needed
+    // Parses the CSVs (and writes the caches) if needed.
+    for (const char* t : {"orders", "lineitem"}) table_statistics(warm, *warm.table(t));
   }
   return std::make_unique<Database>(testing::tpch_dir());
 }
