@@ -78,7 +78,7 @@ std::vector<ExprPtr> clone_all(const std::vector<ExprPtr>& v) {
 
 PhysicalPtr PhysicalPlanner::plan_get(const LogicalGet& g, int64_t limit_hint) {
   TablePtr table = table_(g.table);
-  auto builder = connector_for(table->def).scan_builder(table);
+  auto builder = connector_for(table->def).scan_builder(table, options_.load_guard);
   builder->offer_projection(g.columns, g.outputs);
   std::vector<ExprPtr> accepted, refused;
   for (auto& f : g.filters) (builder->offer_filter(*f) ? accepted : refused).push_back(f->clone());

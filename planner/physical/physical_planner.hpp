@@ -3,6 +3,7 @@
 
 #include "planner/physical/physical_cost.hpp"
 #include "planner/physical/physical_operator.hpp"
+#include "planner/storage/load_guard.hpp"
 
 namespace hindsight {
 
@@ -16,6 +17,8 @@ struct PhysicalPlannerOptions {
   /// under this share of the query's memory budget.
   int64_t memory_limit = 8LL << 30;
   double broadcast_memory_share = 0.125;
+  /// The limits of the statement being planned: charged for the table columns its scans load (may be null).
+  LoadGuard* load_guard = nullptr;
 };
 
 /// A link from a logical node to a physical node that implements it (mapper stage "physical").

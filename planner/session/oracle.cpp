@@ -333,6 +333,7 @@ class Oracle {
     opts.workers = settings_.effective_workers();
     opts.memory_limit = budget;
     opts.cost_based = settings_.optimizer != "foundation";
+    opts.load_guard = limits_;
     PhysicalPlanner planner(cq_.ctx, opts, [&](const TableDef& def) {
       LoadInfo info;
       return db_.table(def.name, info, limits_);

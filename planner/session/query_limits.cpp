@@ -1,5 +1,7 @@
 #include "planner/session/query_limits.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "planner/common/error.hpp"
@@ -29,6 +31,10 @@ void QueryLimits::check(const std::string& table, int64_t bytes) {
   }
   if (deadline_ != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > deadline_)
     check_deadline(fmt::format("loading table '{}'", table));
+}
+
+void QueryLimits::add(const std::string& table, int64_t bytes) {
+  check(table, loaded_[table] + std::max<int64_t>(bytes, 0));
 }
 
 }  // namespace hindsight

@@ -11,9 +11,9 @@ namespace hindsight {
 
 /// The limits of one statement (`memory_limit`, `timeout`), shared by its compilation and its
 /// execution: the deadline runs from the start of the statement, and the memory budget is charged
-/// by the tables the statement loads (they stay charged until it ends) as well as by its hash tables,
-/// sort buffers and exchange buffers. A table an earlier statement of the process loaded is shared
-/// and not charged again.
+/// by the table columns the statement loads (they stay charged until it ends) as well as by its hash
+/// tables, sort buffers and exchange buffers. A column an earlier statement of the process loaded is
+/// shared and not charged again.
 class QueryLimits final : public LoadGuard {
  public:
   explicit QueryLimits(const Settings& settings);
@@ -30,6 +30,8 @@ class QueryLimits final : public LoadGuard {
 
   /// LoadGuard: charges what table `table` grew by since the last call, then checks the deadline.
   void check(const std::string& table, int64_t bytes) override;
+  /// LoadGuard: charges `bytes` more for table `table` (columns it loads on demand add up).
+  void add(const std::string& table, int64_t bytes) override;
 
  private:
   MemoryTracker memory_;

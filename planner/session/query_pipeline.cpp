@@ -61,7 +61,7 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
     if (info.base_table.empty()) return nullptr;
     auto it = table_stats.find(info.base_table);
     if (it == table_stats.end()) {
-      it = table_stats.emplace(info.base_table, table_statistics(db, *table(info.base_table))).first;
+      it = table_stats.emplace(info.base_table, table_statistics(db, *table(info.base_table), limits)).first;
       if (limits) limits->check_deadline("analyzing table '" + info.base_table + "'");
     }
     return it->second ? it->second->column(info.base_column) : nullptr;
@@ -95,6 +95,7 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
   opts.workers = settings.effective_workers();
   opts.memory_limit = settings.memory_limit;
   opts.cost_based = cost_based;
+  opts.load_guard = limits;
   PhysicalPlanner planner(cq->ctx, opts, [&](const TableDef& def) { return table(def.name); });
   for (auto& c : cq->ctes) c.physical = planner.plan_cte(*c.logical);
   cq->physical = planner.plan(*cq->logical);

@@ -76,7 +76,7 @@ StatementResult Session::run_analyze(const sql::AnalyzeStatement& stmt, const st
     LoadInfo info;
     TablePtr table = db_.table(def->name, info, &limits);
     const auto started = std::chrono::steady_clock::now();
-    auto stats = cache.refresh(*table);
+    auto stats = cache.refresh(*table, &limits);
     limits.check_deadline("analyzing table '" + def->name + "'");
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     batch.columns[0].append_string(def->name);

@@ -27,7 +27,9 @@ Database::Slot& Database::slot_for(const TableDef& def) {
 
 TablePtr Database::table(const std::string& name) {
   LoadInfo info;
-  return table(name, info);
+  TablePtr t = table(name, info);
+  t->load_all_columns();
+  return t;
 }
 
 TablePtr Database::table(const std::string& name, LoadInfo& info, LoadGuard* guard) {

@@ -21,12 +21,15 @@ class Database {
   const Catalog& catalog() const { return catalog_; }
   const std::string& data_dir() const { return catalog_.folder; }
 
-  /// The loaded table `name` (case-insensitive). Loads it on first use (binary cache or CSV) and reloads it when
+  /// The table `name` (case-insensitive). Opens it on first use (the binary cache's header, or the whole CSV) and reopens it when
   /// its file changed (size, mtime, ctime or inode; see FileStamp). Thread-safe; concurrent callers for one table wait for a single load.
   /// Throws BIND_ERROR for an unknown table, IO_ERROR / DATA_ERROR if loading fails; a failed load leaves the
   /// previously loaded data in place and the next call retries.
   TablePtr table(const std::string& name);
 
+  /// table(name) with every column loaded (tools and tests that read the buckets directly; a statement loads
+  /// only the columns it reads, through the scans it plans).
+  ///
   /// Like table(), also reporting what the load did (from_cache false and seconds 0 if already loaded).
   /// A load it has to do runs under `guard` (the limits of the statement asking; a table already loaded is
   /// shared and not charged again).

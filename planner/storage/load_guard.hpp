@@ -14,6 +14,9 @@ class LoadGuard {
   /// last call is exact).
   /// Throws MEMORY_LIMIT_EXCEEDED or TIMEOUT.
   virtual void check(const std::string& table, int64_t bytes) = 0;
+  /// `bytes` more of table `table` loaded (a column read on demand: what it allocated), on top of what
+  /// check() and add() were told before. Throws like check().
+  virtual void add(const std::string& table, int64_t bytes) = 0;
 };
 
 }  // namespace hindsight

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -36,19 +37,33 @@ uint64_t data_version_of(const FileStamp& stamp, const TableDef& def);
 /// Where the binary cache of `csv_path` lives: "<csv_path>.hsc".
 std::string cache_path_for(const std::string& csv_path);
 
-/// Format version of the .hsc files; bump it when the layout changes (old caches are then ignored).
+/// Format version of the .hsc files; bump it when the layout changes (old caches are then ignored and rewritten).
 /// 2: the source stamp includes ctime, inode and device.
-constexpr uint32_t kTableCacheVersion = 2;
+/// 3: column by column: a header with per-column block offsets and checksums, the columns read on demand.
+constexpr uint32_t kTableCacheVersion = 3;
 
-/// Reads a cache written by write_table_cache. Returns nullopt (never throws, never trusts) if the file is missing,
-/// truncated, corrupt (checksum), of another format version, or was made from another source stamp or schema.
-/// The table's data_version is set. `guard` (optional) is asked after each decoded column with the bytes the columns
-/// decoded so far hold (allocated; the last call is the whole table's); what it throws (MEMORY_LIMIT_EXCEEDED, TIMEOUT) ends the read and propagates.
+/// The whole table read from its source again (the CSV), for a cache whose column turns out corrupt after it was
+/// opened. Throws like load_table.
+using CacheFallback = std::function<Table()>;
+
+/// Opens a cache written by write_table_cache: reads and checks its header only (magic, format version, source
+/// stamp, schema fingerprint, the header's checksum, and that the column blocks it lists fill the file exactly), and
+/// returns the table with its row counts and data_version set and no column loaded: Table::load_columns reads
+/// them with pread, each block checked against its own checksum. Returns nullopt (never throws, never trusts) if
+/// the file is missing, truncated, corrupt, of another format version, or was made from another source stamp or
+/// schema; `problem` (optional) then says why when the file looked like a cache of this version but was damaged
+/// (empty for a missing or merely stale cache).
+/// A column found corrupt when it is read comes from `fallback` instead (with a warning on stderr), and so do the
+/// columns read after it; without a fallback such a read throws IO_ERROR.
 std::optional<Table> read_table_cache(const std::string& cache_path, const TableDef& def, const FileStamp& source,
-                                      LoadGuard* guard = nullptr);
+                                      CacheFallback fallback = {}, std::string* problem = nullptr);
 
-/// Writes `table` to `cache_path` atomically (a PendingTempFile in the same folder, fsync, rename). Returns false and
-/// leaves nothing behind if it cannot (read-only folder, disk full...): the cache is an optimisation only.
+/// Writes `table` (every column is loaded first) to `cache_path` atomically (a PendingTempFile in the same folder,
+/// fsync, rename). Returns false and leaves nothing behind if it cannot (read-only folder, disk full...): the cache is
+/// an optimisation only.
 bool write_table_cache(const std::string& cache_path, const Table& table, const FileStamp& source);
+
+/// Prints "hindsight: warning: <message>" on stderr (a cache that cannot be trusted).
+void warn_table_cache(const std::string& message);
 
 }  // namespace hindsight

@@ -24,6 +24,30 @@ size_t table_allocated_bytes(const Table& table) {
   return bytes;
 }
 
+namespace {
+
+/// Parses the CSV of `def` whole (charging `guard`), then writes its cache when the file did not change meanwhile.
+Table parse_and_cache(const std::string& source_path, const std::string& cache, const TableDef& def,
+                      const FileStamp& stamp, bool write_cache, LoadGuard* guard, bool* cache_written) {
+  Table t = read_csv_table(source_path, def, guard);
+  // The reader's checks were a lower estimate.
+  if (guard) guard->check(def.name, static_cast<int64_t>(table_allocated_bytes(t)));
+  t.data_version = data_version_of(stamp, def);
+  // A file that changed while we read it must not be cached under the stamp taken before.
+  FileStamp after;
+  bool stable = stat_file(source_path, after) && after == stamp;
+  if (write_cache && stable) {
+    // Writers killed before they could clean up (SIGKILL, a crash) leave their temp files beside the cache:
+    // swept by the next writer, not by every load.
+    remove_dead_temp_files(std::filesystem::path(cache).parent_path().string(), ".hsc");
+    const bool written = write_table_cache(cache, t, stamp);
+    if (cache_written) *cache_written = written;
+  }
+  return t;
+}
+
+}  // namespace
+
 TablePtr load_table(const std::string& folder, const TableDef& def, const LoadOptions& options, LoadInfo* info) {
   auto t0 = std::chrono::steady_clock::now();
   LoadInfo local;
@@ -34,31 +58,35 @@ TablePtr load_table(const std::string& folder, const TableDef& def, const LoadOp
     throw Error(ErrorCode::IO_ERROR,
                 fmt::format("cannot open '{}' (table '{}'): {}", li.source_path, def.name, std::strerror(errno)));
   std::string cache = cache_path_for(li.source_path);
-  auto finish = [&](Table&& t) {
+  auto finish = [&](Table&& t) -> TablePtr {
     li.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return std::make_shared<const Table>(std::move(t));
+    return std::make_shared<Table>(std::move(t));
   };
 
   if (options.use_cache) {
-    if (auto cached = read_table_cache(cache, def, li.stamp, options.guard)) {
+    // A column of the cache found damaged when it is read comes from the CSV, read again whole (its cache
+    // rewritten), as long as the CSV is still the file the cache was opened for.
+    CacheFallback fallback = [source_path = li.source_path, cache, def, stamp = li.stamp,
+                              write = options.write_cache]() {
+      FileStamp now;
+      if (!stat_file(source_path, now) || !(now == stamp))
+        throw Error(ErrorCode::IO_ERROR,
+                    fmt::format("'{}' (table '{}') changed while its binary cache was being read: run the "
+                                "statement again",
+                                source_path, def.name));
+      return parse_and_cache(source_path, cache, def, stamp, write, nullptr, nullptr);
+    };
+    std::string problem;
+    if (auto cached = read_table_cache(cache, def, li.stamp, std::move(fallback), &problem)) {
       li.from_cache = true;
       return finish(std::move(*cached));
     }
+    if (!problem.empty())
+      warn_table_cache(fmt::format("ignoring binary cache '{}' ({}); reading table '{}' from its CSV file", cache,
+                                   problem, def.name));
   }
-  Table t = read_csv_table(li.source_path, def, options.guard);
-  // The reader's checks were a lower estimate; the cache reader's last check was already exact.
-  if (options.guard) options.guard->check(def.name, static_cast<int64_t>(table_allocated_bytes(t)));
-  t.data_version = data_version_of(li.stamp, def);
-  // A file that changed while we read it must not be cached under the stamp taken before.
-  FileStamp after;
-  bool stable = stat_file(li.source_path, after) && after == li.stamp;
-  if (options.write_cache && stable) {
-    // Writers killed before they could clean up (SIGKILL, a crash) leave their temp files beside the cache:
-    // swept by the next writer, not by every load.
-    remove_dead_temp_files(std::filesystem::path(cache).parent_path().string(), ".hsc");
-    li.cache_written = write_table_cache(cache, t, li.stamp);
-  }
-  return finish(std::move(t));
+  return finish(parse_and_cache(li.source_path, cache, def, li.stamp, options.write_cache, options.guard,
+                                &li.cache_written));
 }
 
 }  // namespace hindsight

@@ -26,11 +26,12 @@ struct LoadInfo {
 /// Path of `def`'s source file: def.file, relative to `folder` unless absolute.
 std::string table_source_path(const std::string& folder, const TableDef& def);
 
-/// What a loaded table's columns hold in allocated memory (what a load charges the statement's memory budget).
+/// What a loaded table's loaded columns hold in allocated memory (what a load charges the statement's memory budget).
 size_t table_allocated_bytes(const Table& table);
 
-/// Loads one table: from its binary cache when valid, else from the CSV (then writes the cache).
-/// Sets row_count and data_version. Throws IO_ERROR (missing/unreadable file) or DATA_ERROR (bad CSV), and
+/// Loads one table: from its binary cache when valid (its header only: the columns load on demand, see
+/// Table::load_columns), else from the CSV, every column (then writes the cache; a damaged cache is reported on
+/// stderr and rewritten). Sets row_count and data_version. Throws IO_ERROR (missing/unreadable file) or DATA_ERROR (bad CSV), and
 /// what options.guard throws (MEMORY_LIMIT_EXCEEDED, TIMEOUT) when the load outgrows the statement's limits.
 TablePtr load_table(const std::string& folder, const TableDef& def, const LoadOptions& options = {},
                     LoadInfo* info = nullptr);

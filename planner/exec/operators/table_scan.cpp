@@ -20,6 +20,8 @@ TableScanOp::TableScanOp(ExecContext* ctx, int worker, TablePtr table, std::vect
     HS_ASSERT(c >= 0 && static_cast<size_t>(c) < table_->def.columns.size(), "scan column out of range");
     output_types_.push_back(table_->def.columns[static_cast<size_t>(c)].type);
   }
+  // The planner loaded them (charged to the statement); a plan built some other way loads them here.
+  table_->load_columns(columns_);
   const size_t workers = static_cast<size_t>(std::max(ctx->workers, 1));
   if (table_->def.distribution == DistributionKind::Replicated) {
     if (!table_->buckets.empty()) buckets_.push_back(0);
@@ -33,7 +35,7 @@ bool TableScanOp::next_impl(Batch& out) {
     if (limit_ >= 0 && produced_ >= limit_) return false;
     if (bucket_pos_ >= buckets_.size()) return false;
     const auto& bucket = table_->buckets[buckets_[bucket_pos_]];
-    const size_t bucket_rows = bucket.empty() ? 0 : bucket[0].size();
+    const auto bucket_rows = static_cast<size_t>(table_->rows_in_bucket(buckets_[bucket_pos_]));
     if (row_pos_ >= bucket_rows) {
       ++bucket_pos_;
       row_pos_ = 0;

@@ -7,7 +7,7 @@ namespace hindsight {
 RowSample sample_rows(const Table& table, uint64_t target_rows, uint64_t seed) {
   RowSample sample;
   uint64_t total = 0;
-  for (const auto& bucket : table.buckets) total += bucket.empty() ? 0 : bucket[0].size();
+  for (size_t b = 0; b < table.buckets.size(); ++b) total += table.rows_in_bucket(b);
   sample.sampled_rows = total;
   if (total <= target_rows || table.def.columns.empty()) return sample;
 
@@ -20,7 +20,7 @@ RowSample sample_rows(const Table& table, uint64_t target_rows, uint64_t seed) {
   sample.rows.resize(table.buckets.size());
   uint64_t global = 0;
   for (size_t b = 0; b < table.buckets.size(); ++b) {
-    const size_t n = table.buckets[b].empty() ? 0 : table.buckets[b][0].size();
+    const auto n = static_cast<size_t>(table.rows_in_bucket(b));
     auto& chosen = sample.rows[b];
     chosen.reserve(static_cast<size_t>(static_cast<double>(n) * target_rows / total * 1.1) + 16);
     for (size_t r = 0; r < n; ++r, ++global) {

@@ -58,21 +58,21 @@ namespace {
 bool analyzable(const Table& table) { return table.def.connector == "columnar"; }
 }  // namespace
 
-std::shared_ptr<const TableStatistics> StatisticsCache::get(const Table& table) {
+std::shared_ptr<const TableStatistics> StatisticsCache::get(const Table& table, LoadGuard* guard) {
   if (!analyzable(table)) return nullptr;
   std::shared_ptr<Slot> slot = slot_for(table.def.name);
   // The slot lock serializes analyses of one table without blocking lookups of the others.
   std::lock_guard<std::mutex> lock(slot->mu);
   if (slot->stats && !is_stale(*slot->stats, table)) return slot->stats;
   if (auto loaded = load(table)) return slot->stats = std::move(loaded);
-  return slot->stats = analyze(table);
+  return slot->stats = analyze(table, guard);
 }
 
-std::shared_ptr<const TableStatistics> StatisticsCache::refresh(const Table& table) {
+std::shared_ptr<const TableStatistics> StatisticsCache::refresh(const Table& table, LoadGuard* guard) {
   if (!analyzable(table)) return nullptr;
   std::shared_ptr<Slot> slot = slot_for(table.def.name);
   std::lock_guard<std::mutex> lock(slot->mu);
-  return slot->stats = analyze(table);
+  return slot->stats = analyze(table, guard);
 }
 
 std::shared_ptr<const TableStatistics> StatisticsCache::load(const Table& table) {
@@ -93,8 +93,8 @@ std::shared_ptr<const TableStatistics> StatisticsCache::load(const Table& table)
   return std::make_shared<const TableStatistics>(std::move(*read.stats));
 }
 
-std::shared_ptr<const TableStatistics> StatisticsCache::analyze(const Table& table) {
-  auto stats = std::make_shared<const TableStatistics>(analyze_table(table));
+std::shared_ptr<const TableStatistics> StatisticsCache::analyze(const Table& table, LoadGuard* guard) {
+  auto stats = std::make_shared<const TableStatistics>(analyze_table(table, guard));
   {
     std::lock_guard<std::mutex> count_lock(mu_);
     ++analyses_;

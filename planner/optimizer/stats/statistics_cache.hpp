@@ -27,10 +27,12 @@ class StatisticsCache {
   explicit StatisticsCache(std::string directory);
 
   /// The statistics of `table`: cached, else from its file, else analyzed (if absent or stale, see is_stale).
-  std::shared_ptr<const TableStatistics> get(const Table& table);
+  /// An analysis reads every column of the table, charging `guard` (may be null) for those it reads from the
+  /// table's cache (read for the analysis only, not kept loaded).
+  std::shared_ptr<const TableStatistics> get(const Table& table, LoadGuard* guard = nullptr);
   /// Analyzes `table` again even if its statistics are fresh (ANALYZE), caching and persisting the result.
   /// nullptr, like get(), for a table without columnar data (a connector table).
-  std::shared_ptr<const TableStatistics> refresh(const Table& table);
+  std::shared_ptr<const TableStatistics> refresh(const Table& table, LoadGuard* guard = nullptr);
   /// The cached statistics of table `name` without analyzing anything (nullptr if absent; may be stale). Waits
   /// if an analysis of that table is running.
   std::shared_ptr<const TableStatistics> find(const std::string& name) const;
@@ -53,7 +55,7 @@ class StatisticsCache {
   /// The statistics in `table`'s file if they describe it now, else nullptr (no file, unusable or stale).
   std::shared_ptr<const TableStatistics> load(const Table& table);
   /// Runs analyze_table, counts it and persists the result.
-  std::shared_ptr<const TableStatistics> analyze(const Table& table);
+  std::shared_ptr<const TableStatistics> analyze(const Table& table, LoadGuard* guard);
 
   std::string directory_;
   mutable std::mutex mu_;

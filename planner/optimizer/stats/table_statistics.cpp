@@ -28,7 +28,7 @@ const ColumnStatistics* TableStatistics::column(const std::string& name) const {
   return nullptr;
 }
 
-TableStatistics analyze_table(const Table& table) {
+TableStatistics analyze_table(const Table& table, LoadGuard* guard) {
   TableStatistics stats;
   stats.table = table.def.name;
   stats.row_count = table.row_count;
@@ -38,13 +38,10 @@ TableStatistics analyze_table(const Table& table) {
 
   const RowSample sample = sample_rows(table, kStatisticsSampleRows, kStatisticsSampleSeed);
   auto analyze_column = [&](size_t c) {
-    std::vector<const ColumnVector*> parts;
-    parts.reserve(table.buckets.size());
-    for (const auto& bucket : table.buckets) {
-      if (c < bucket.size()) parts.push_back(&bucket[c]);
-    }
+    // A column the table has not loaded is read for the analysis alone and dropped after it.
+    const Table::ColumnParts column = table.column_parts(c, guard);
     const ColumnDef& def = table.def.columns[c];
-    stats.columns[c] = compute_column_statistics(def.name, def.type, parts, sample);
+    stats.columns[c] = compute_column_statistics(def.name, def.type, column.parts, sample);
   };
 
   // Columns are independent, so analyzing them in parallel keeps the result deterministic.

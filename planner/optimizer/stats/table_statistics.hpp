@@ -24,10 +24,11 @@ struct TableStatistics {
 constexpr uint64_t kStatisticsSampleRows = 1'000'000;
 constexpr uint64_t kStatisticsSampleSeed = 0x5EED5A3B1E;
 
-/// Analyzes every column of `table` over all its buckets (columns in parallel on up to hardware-concurrency
+/// Analyzes every column of `table` over all its buckets (a column the table has not loaded is read for the
+/// analysis alone, charged to `guard` (may be null), and not kept) (columns in parallel on up to hardware-concurrency
 /// threads). Deterministic: the same table gives identical statistics. Every row is read for row/null counts,
 /// min, max and the distinct count; see compute_column_statistics.
-TableStatistics analyze_table(const Table& table);
+TableStatistics analyze_table(const Table& table, LoadGuard* guard = nullptr);
 
 /// True when `stats` no longer describe `table`: its data_version (or row count) changed.
 bool is_stale(const TableStatistics& stats, const Table& table);

@@ -24,8 +24,9 @@ StatisticsCache& statistics_cache(const Database& db) {
   return *cache;
 }
 
-std::shared_ptr<const TableStatistics> table_statistics(const Database& db, const Table& table) {
-  return statistics_cache(db).get(table);
+std::shared_ptr<const TableStatistics> table_statistics(const Database& db, const Table& table,
+                                                        LoadGuard* guard) {
+  return statistics_cache(db).get(table, guard);
 }
 
 }  // namespace hindsight

@@ -13,6 +13,9 @@ StatisticsCache& statistics_cache(const Database& db);
 /// The statistics of `table` of `db`, as the optimizer uses them: from memory, else from the table's statistics
 /// file when it was written for the table's current data_version, else analyzed now and written for the next
 /// process ("automatically on first load").
-std::shared_ptr<const TableStatistics> table_statistics(const Database& db, const Table& table);
+/// An analysis reads every column of the table (charged to `guard`, may be null; those not loaded are not
+/// kept); a statistics file reads none.
+std::shared_ptr<const TableStatistics> table_statistics(const Database& db, const Table& table,
+                                                        LoadGuard* guard = nullptr);
 
 }  // namespace hindsight

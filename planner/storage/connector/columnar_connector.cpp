@@ -38,7 +38,7 @@ class ColumnarScanSource : public ScanSource {
 
 class ColumnarScanBuilder : public TableScanBuilder {
  public:
-  explicit ColumnarScanBuilder(TablePtr table) { layout_.table = std::move(table); }
+  ColumnarScanBuilder(TablePtr table, LoadGuard* guard) : guard_(guard) { layout_.table = std::move(table); }
 
   bool offer_projection(const std::vector<int>& columns, const std::vector<ColumnId>& outputs) override {
     layout_.columns = columns;
@@ -61,6 +61,8 @@ class ColumnarScanBuilder : public TableScanBuilder {
     return out;
   }
   ScanSourcePtr build() override {
+    // The columns this scan reads, and no others, are loaded now (charged to the statement being planned).
+    layout_.table->load_columns(layout_.columns, guard_);
     ExprPtr filter = filters_.empty() ? nullptr : layout_.resolve(*make_conjunction(filters_));
     return std::make_shared<ColumnarScanSource>(layout_, std::move(filter), limit_, join_pushdowns(accepted_pushdowns()));
   }
@@ -69,6 +71,7 @@ class ColumnarScanBuilder : public TableScanBuilder {
   ScanLayout layout_;
   std::vector<ExprPtr> filters_;
   int64_t limit_ = -1;
+  LoadGuard* guard_;
 };
 
 }  // namespace
@@ -83,8 +86,8 @@ Error ColumnarConnector::missing_source(const std::string& folder, const TableDe
                                                 def.name, std::strerror(err)));
 }
 
-std::unique_ptr<TableScanBuilder> ColumnarConnector::scan_builder(TablePtr table) const {
-  return std::make_unique<ColumnarScanBuilder>(std::move(table));
+std::unique_ptr<TableScanBuilder> ColumnarConnector::scan_builder(TablePtr table, LoadGuard* guard) const {
+  return std::make_unique<ColumnarScanBuilder>(std::move(table), guard);
 }
 
 }  // namespace hindsight

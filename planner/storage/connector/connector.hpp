@@ -22,8 +22,9 @@ class Connector {
                               LoadInfo* info) const = 0;
   /// The error for a source file that does not exist (`err` is errno of the failed stat).
   virtual Error missing_source(const std::string& folder, const TableDef& def, int err) const = 0;
-  /// A builder for one scan of `table` (opened by this connector).
-  virtual std::unique_ptr<TableScanBuilder> scan_builder(TablePtr table) const = 0;
+  /// A builder for one scan of `table` (opened by this connector). `guard` (may be null): the limits of the
+  /// statement being planned, charged for what the scan's build() loads.
+  virtual std::unique_ptr<TableScanBuilder> scan_builder(TablePtr table, LoadGuard* guard) const = 0;
 };
 
 /// The connector of `def` (by TableDef::connector, case-insensitive). Throws BIND_ERROR for an unknown name.

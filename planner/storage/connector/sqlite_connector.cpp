@@ -121,7 +121,7 @@ Error SqliteConnector::missing_source(const std::string& folder, const TableDef&
                                                   std::strerror(err)));
 }
 
-std::unique_ptr<TableScanBuilder> SqliteConnector::scan_builder(TablePtr table) const {
+std::unique_ptr<TableScanBuilder> SqliteConnector::scan_builder(TablePtr table, LoadGuard* /*guard*/) const {
   // Tables of connector "sqlite" are opened by open_table above, always as SqliteTables (Table is not
   // polymorphic: the definition says which it is).
   HS_ASSERT(table && table->def.connector == "sqlite", "SQLite scan of a table the SQLite connector did not open");

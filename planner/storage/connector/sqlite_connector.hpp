@@ -15,7 +15,7 @@ class SqliteConnector : public Connector {
   TablePtr open_table(const std::string& folder, const TableDef& def, const LoadOptions& options,
                       LoadInfo* info) const override;
   Error missing_source(const std::string& folder, const TableDef& def, int err) const override;
-  std::unique_ptr<TableScanBuilder> scan_builder(TablePtr table) const override;
+  std::unique_ptr<TableScanBuilder> scan_builder(TablePtr table, LoadGuard* guard) const override;
 };
 
 }  // namespace hindsight
