@@ -141,7 +141,9 @@ nlohmann::json format_json(const StatementResult& r, bool with_rows) {
                              {"plan_ms", a.plan_ms},
                              {"stats_ms", a.stats_ms},
                              {"plan_hash", a.plan_hash.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.plan_hash)},
-                             {"reexec_reason", a.reexec_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.reexec_reason)}});
+                             {"reexec_reason", a.reexec_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.reexec_reason)},
+                             {"reexec_decision",
+                              a.reexec_decision.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.reexec_decision)}});
   }
   j["warnings"] = r.warnings;
   if (r.error) j["error"] = error_json(*r.error);

@@ -34,6 +34,7 @@ Attempt AttemptRun::report() const {
   a.number = number;
   a.error = error;
   a.reexec_reason = reexec_reason;
+  a.reexec_decision = reexec_decision;
   a.plan_hash = compiled ? plan_hash(*compiled) : "";
   if (aborted) return a;  // as before the runner existed: a stage that threw reports no timings
   a.elapsed_ms = executed.elapsed_ms;

@@ -17,6 +17,9 @@ struct Attempt {
   double elapsed_ms = 0;
   std::string plan_hash;      ///< empty when the query did not get as far as a plan
   std::string reexec_reason;  ///< why this attempt was made (empty for the first)
+  /// What re-execution decided after this attempt when it made no further attempt of it: a misestimate
+  /// learned, a re-plan that did not change or gained too little (empty: nothing decided).
+  std::string reexec_decision;
   double plan_ms = 0;         ///< compiling (table loads included)
   /// Time the stats scopes took: reading them before planning, and mapping, collecting and
   /// recording what the attempt observed after it ran (part of neither plan_ms nor elapsed_ms).
@@ -27,6 +30,7 @@ struct Attempt {
 struct StatementResult {
   bool is_explain = false;
   bool analyze = false;
+  bool reoptimization = false;  ///< EXPLAIN REOPTIMIZATION (explain --reoptimize): see `reoptimized`
   /// An ANALYZE statement: `compiled` only names the result columns (table, rows, columns, seconds; no plans,
   /// no signatures) and `executed` holds one row per analyzed table.
   bool is_analyze_statement = false;
@@ -40,6 +44,11 @@ struct StatementResult {
   std::optional<OracleReport> oracle;
   /// Warnings of the stats scopes (a store that could not be opened, read or written), each once.
   std::vector<std::string> warnings;
+  /// EXPLAIN REOPTIMIZATION: the plan made after the run with what it observed (null: not asked, or
+  /// the re-plan failed) and what changed against the plan that ran (describe_plan_change; empty:
+  /// the same joins).
+  std::unique_ptr<CompiledQuery> reoptimized;
+  std::string reoptimize_change;
   bool ok() const { return !error; }
 };
 
@@ -62,6 +71,8 @@ struct StatementInput {
   /// innermost first; [0] is the statement's query scope (one attempt chain), empty with stats off.
   std::vector<stats::StatsRepository*> scopes;
   std::vector<std::string>* warnings = nullptr;  ///< the script's warnings (the scopes' go here)
+  /// EXPLAIN REOPTIMIZATION: after the run, plan again with what it observed (StatementResult::reoptimized).
+  bool reoptimize = false;
 };
 
 /// One attempt of a statement: planned (and, unless a plain EXPLAIN, executed) under `settings`.
@@ -79,6 +90,7 @@ struct AttemptRun {
   std::optional<stats::AttemptStats> observed;  ///< what it recorded into the scopes
   double stats_ms = 0;
   std::string reexec_reason;                 ///< why this attempt was made (empty for the first)
+  std::string reexec_decision;               ///< see Attempt::reexec_decision
   bool aborted = false;  ///< a stage threw (compilation, or mapping/collecting after the run)
   /// Whether users see this attempt: it ran, or it failed.
   bool reported() const { return executed_run || error.has_value(); }
