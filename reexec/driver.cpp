@@ -78,6 +78,7 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
   plan_attempt(in, run);
   execute_attempt(in, run);
   if (run.executed.fault_fired) --faults_left;
+  const std::optional<RegressionGuardReport> guard = run.guard;
   // Every later attempt is charged the tables this one loaded (they stay loaded in the process, so
   // they would be free otherwise): each attempt runs under the same memory budget.
   std::unique_ptr<QueryLimits> first_limits = std::move(run.limits);
@@ -160,7 +161,13 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
     const CompiledQuery& candidate = replan ? *following.compiled : *run.compiled;
     bool accepted = false;
     std::string decided;
-    for (auto* p : acting) {
+    // After a success, a re-plan back to the plan the regression guard demoted is not worth it: that
+    // plan ran slower than the one that just ran (misestimate and slow never undo the guard).
+    const bool demoted = !outcome.error && guard && guard->applied && plan_hash(candidate) == guard->demoted_plan;
+    if (demoted)
+      decided = fmt::format("; the regression guard demoted that plan ({:.1f} ms against {:.1f} ms)", guard->demoted_ms,
+                            guard->best_ms);
+    for (auto* p : demoted ? std::vector<Plugin*>{} : acting) {
       accepted = plugins.call(*p, [&] { return p->accept_plan(outcome, candidate, changed); }) || accepted;
       std::string d;
       plugins.call(*p, [&] { d = p->decision(); return true; });
@@ -179,6 +186,7 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
       } else {
         // misestimate/slow: the observations are recorded all the same; the new plan was not worth it.
         run.reexec_decision = fmt::format("{}{}; re-planned with what it observed{}{}; not run", after, notes, diff, decided);
+        run.reexec_decision_quiet = !changed;  // nothing to learn: the JSON says so, stderr stays quiet
       }
       break;
     }
@@ -255,7 +263,7 @@ std::vector<std::string> describe_attempts(const StatementResult& result) {
   }
   // What was decided after an attempt without running another (misestimate/slow: learned, or not worth it).
   for (const Attempt& a : result.attempts)
-    if (!a.reexec_decision.empty())
+    if (!a.reexec_decision.empty() && !a.reexec_decision_quiet)
       lines.push_back(fmt::format("re-execution: attempt {}: {}", a.number, a.reexec_decision));
   return lines;
 }

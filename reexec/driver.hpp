@@ -28,7 +28,8 @@ void reoptimize_after(const StatementInput& in, const QueryLimits* charge, State
 
 /// One line per extra attempt, for people (the CLI prints them to stderr): what failed and where,
 /// which plugin acted and what changed in the plan; then one line per decision taken after an attempt
-/// without another attempt (a misestimate learned). Empty for a single attempt and no decision.
+/// without another attempt (a misestimate learned, a changed plan not worth running; a re-plan that gave
+/// the same plan is in the JSON only). Empty for a single attempt and no decision.
 std::vector<std::string> describe_attempts(const StatementResult& result);
 
 }  // namespace hindsight::reexec

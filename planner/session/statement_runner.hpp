@@ -6,6 +6,8 @@
 
 #include "planner/session/oracle.hpp"
 #include "planner/session/query_pipeline.hpp"
+#include "planner/session/regression_guard.hpp"
+#include "stats_store/plan_history.hpp"
 #include "stats_store/runtime_stats.hpp"
 
 namespace hindsight {
@@ -20,6 +22,8 @@ struct Attempt {
   /// What re-execution decided after this attempt when it made no further attempt of it: a misestimate
   /// learned, a re-plan that did not change or gained too little (empty: nothing decided).
   std::string reexec_decision;
+  /// The decision changed nothing (the re-plan gave the same plan): JSON only, not a stderr line.
+  bool reexec_decision_quiet = false;
   double plan_ms = 0;         ///< compiling (table loads included)
   /// Time the stats scopes took: reading them before planning, and mapping, collecting and
   /// recording what the attempt observed after it ran (part of neither plan_ms nor elapsed_ms).
@@ -49,6 +53,8 @@ struct StatementResult {
   /// the same joins).
   std::unique_ptr<CompiledQuery> reoptimized;
   std::string reoptimize_change;
+  /// The regression guard found the first attempt's plan demoted (settings.regression_guard).
+  std::optional<RegressionGuardReport> regression_guard;
   bool ok() const { return !error; }
 };
 
@@ -91,6 +97,10 @@ struct AttemptRun {
   double stats_ms = 0;
   std::string reexec_reason;                 ///< why this attempt was made (empty for the first)
   std::string reexec_decision;               ///< see Attempt::reexec_decision
+  bool reexec_decision_quiet = false;
+  /// Every answer this attempt's planning got from the scopes (what the regression guard replays).
+  std::shared_ptr<const stats::RecordingStatsSource> answers;
+  std::optional<RegressionGuardReport> guard;  ///< attempt 1: the regression guard's finding
   bool aborted = false;  ///< a stage threw (compilation, or mapping/collecting after the run)
   /// Whether users see this attempt: it ran, or it failed.
   bool reported() const { return executed_run || error.has_value(); }
@@ -99,9 +109,12 @@ struct AttemptRun {
 };
 
 /// Plans attempt `run.number` under `run.settings` (with cardinality = oracle: counts, then plans
-/// again), asking the scopes once. Never throws: a failure lands in `run.error` (with its excerpt).
+/// again), asking the scopes once. Attempt 1 goes past the regression guard: a plan of its template
+/// that ran more than 10 % slower than the best known one is planned again with the best plan's
+/// statistics (`run.guard`, a warning). Never throws: a failure lands in `run.error` (with its excerpt).
 void plan_attempt(const StatementInput& in, AttemptRun& run);
-/// Executes the planned attempt, then maps, collects and records what it observed into every scope.
+/// Executes the planned attempt, then maps, collects and records what it observed into every scope
+/// (a successful run also records its plan's time for the regression guard).
 /// Never throws (a failure lands in `run.error`).
 void execute_attempt(const StatementInput& in, AttemptRun& run);
 /// Appends the attempt's Attempt (when reported()) and its observations to `result`.

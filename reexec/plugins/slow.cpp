@@ -12,7 +12,7 @@ class SlowPlugin final : public ReplanForGainPlugin {
  public:
   /// Below this an attempt is never slow by the factor: scheduling noise on a busy machine is larger
   /// than what a small query's cost predicts (a fixed reexec_slow_ms is taken as given).
-  static constexpr double kMinSlowMs = 50;
+  static constexpr double kMinSlowMs = 100;
 
   const char* name() const noexcept override { return "slow"; }
 

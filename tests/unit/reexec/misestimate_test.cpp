@@ -105,6 +105,22 @@ TEST(MisestimateTest, TooSmallAGainOrAnUnchangedPlanIsNotRun) {
   EXPECT_TRUE(quiet.attempts[0].reexec_decision.empty());
 }
 
+TEST(MisestimateTest, AReplanToTheSamePlanIsInTheJsonOnly) {
+  // Misestimated as badly, but lineitem and orders meet co-located on o_orderkey whatever the estimate.
+  Settings s = base_settings();
+  s.reexec_strategies = {"misestimate"};
+  auto session = make_session(s);
+  auto r = run_in(session,
+                  "SELECT count(*) FROM lineitem JOIN orders ON l_orderkey = o_orderkey WHERE o_totalprice * 2 > 100 "
+                  "AND o_totalprice * 3 > 100 AND o_totalprice * 4 > 100 AND o_totalprice * 5 > 100");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r.attempts.size(), 1u);
+  EXPECT_NE(r.attempts[0].reexec_decision.find("the plan did not change; not run"), std::string::npos)
+      << r.attempts[0].reexec_decision;
+  EXPECT_TRUE(r.attempts[0].reexec_decision_quiet);
+  EXPECT_TRUE(reexec::describe_attempts(r).empty());
+}
+
 TEST(SlowTest, ASlowAttemptIsHandledLikeAMisestimate) {
   Settings s = base_settings();
   s.reexec_strategies = {"slow"};
