@@ -120,6 +120,7 @@ void print_reoptimization(StatementResult& r, const Settings& settings, bool jso
                                                                     : nlohmann::json(nullptr)},
                            {"cost_after", r.reoptimized ? nlohmann::json(plan_cost(*r.reoptimized)) : nlohmann::json(nullptr)}};
     j["ran"] = std::move(ran);
+    if (r.regression_guard) j["regression_guard"] = regression_guard_json(r);
     std::cout << json_text(j, 2) << "\n";
     return;
   }
@@ -200,6 +201,7 @@ int run(QueryOptions& o, Command command) {
         else std::cout << mapper::to_text(mapping->mapper, !o.all_groups);
       } else if (json) {
         nlohmann::json j = explain_json(*r.compiled, run, mapping.get());
+        if (r.regression_guard) j["regression_guard"] = regression_guard_json(r);  // the plan shown is the guard's
         if (r.oracle)
           j["oracle"] = {{"subplans", r.oracle->subplans}, {"skipped", r.oracle->skipped},
                          {"cap", r.oracle->cap}, {"elapsed_ms", r.oracle->elapsed_ms}};

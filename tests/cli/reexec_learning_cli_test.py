@@ -129,6 +129,10 @@ def main():
                                timeout=60)
             check(p.returncode == 0 and "demoted" in p.stdout and "plans of template" in p.stdout,
                   f"stats show text: {p.stdout[-400:]}")
+        # A plain EXPLAIN shows the plan that would run: the guard's, with its report.
+        rc, plain, _, _ = run(b, "explain", data, MISESTIMATED, *W4, *g)
+        check(rc == 0 and plain and (plain.get("regression_guard") or {}).get("best_plan") == plan_a,
+              f"explain: the guard's report: {plain and plain.get('regression_guard')}")
         rc, off, _, _ = run(b, "query", data, MISESTIMATED, *W4, *g, "--set", "regression_guard=off")
         check(off and off["attempts"][0]["plan_hash"] == plan_b and off["regression_guard"] is None,
               f"regression_guard=off: the optimizer's plan: {off and off['attempts']}")
