@@ -31,6 +31,7 @@ struct QueryOptions {
   std::string sql;
   std::string reexec;  ///< --reexec LIST: reexec_strategies
   bool analyze = false;
+  bool reoptimize = false;  ///< explain --reoptimize: EXPLAIN REOPTIMIZATION
   bool all_groups = false;
 };
 
@@ -40,7 +41,9 @@ void add_common(CLI::App* cmd, QueryOptions& o, const std::string& formats) {
   cmd->add_option("--set", o.sets, "Setting as name=value, same as SET name = value (repeatable): workers, "
                                     "memory_limit, disabled_rules, cte_materialization, timeout, mapper_strict, "
                                     "reexec_max_attempts, reexec_time_budget, reexec_overlay, "
-                                    "reexec_overlay.<ERROR_CODE>, fault_injection (see README)")
+                                    "reexec_overlay.<ERROR_CODE>, reexec_qerror_threshold, reexec_min_gain, "
+                                    "reexec_on_misestimate, reexec_slow_factor, reexec_slow_ms, regression_guard, "
+                                    "fault_injection (see README)")
       ->allow_extra_args(false);
   cmd->add_option("--format", o.format, "Output format: " + formats)->check(CLI::IsMember(
       [&] {
@@ -54,7 +57,10 @@ void add_common(CLI::App* cmd, QueryOptions& o, const std::string& formats) {
                   "Re-execution strategies, same as --set reexec_strategies=LIST: a comma-separated list of "
                   "reoptimize (re-plan with what a failed attempt observed, after MEMORY_LIMIT_EXCEEDED or "
                   "TIMEOUT), overlay (apply reexec_overlay settings), retry (re-run after TRANSIENT), misestimate "
-                  "and slow (accepted, do nothing yet); none = one attempt. Default: all five");
+                  "(re-plan a successful attempt whose worst q-error exceeds reexec_qerror_threshold), slow "
+                  "(re-plan an attempt slower than reexec_slow_factor x what its cost predicts, or than "
+                  "reexec_slow_ms); misestimate and slow run the better plan now with "
+                  "reexec_on_misestimate=rerun, else only learn; none = one attempt. Default: all five");
   cmd->add_option("-f,--file", o.file, "Read the SQL from this file");
   cmd->add_option("sql", o.sql, "The SQL text (or use -f)");
 }
@@ -85,6 +91,55 @@ std::string read_sql_file(const std::string& path) {
   if (std::ferror(f.get()))
     throw Error(ErrorCode::IO_ERROR, fmt::format("cannot read SQL file '{}': {}", shown, std::strerror(errno)));
   return sql;
+}
+
+/// EXPLAIN REOPTIMIZATION: the plan made with what the run observed (each estimate with its source),
+/// what changed against the plan that ran, and that plan with its actual rows.
+void print_reoptimization(StatementResult& r, const Settings& settings, bool json) {
+  const ExecutedQuery* run = r.executed.exec ? &r.executed : nullptr;
+  const std::string before = plan_hash(*r.compiled);
+  const std::string after = r.reoptimized ? plan_hash(*r.reoptimized) : "";
+  const bool changed = r.reoptimized && after != before;
+  if (json) {
+    auto ran_mapping = map_query(*r.compiled, run, settings);
+    nlohmann::json ran = explain_json(*r.compiled, run, ran_mapping.get());
+    ran["plan_hash"] = before;
+    ran["cost"] = plan_cost(*r.compiled);
+    nlohmann::json j;
+    if (r.reoptimized) {
+      auto mapping = map_query(*r.reoptimized, nullptr, settings);
+      j = explain_json(*r.reoptimized, nullptr, mapping.get());
+    } else {
+      j = {{"logical", nullptr}, {"physical", nullptr}};
+    }
+    j["reoptimization"] = {{"plan_changed", changed},
+                           {"change", r.reoptimize_change.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.reoptimize_change)},
+                           {"plan_hash_before", before},
+                           {"plan_hash_after", r.reoptimized ? nlohmann::json(after) : nlohmann::json(nullptr)},
+                           {"cost_before_observed", run && !r.error ? nlohmann::json(plan_cost_observed(*r.compiled, r.executed, settings))
+                                                                    : nlohmann::json(nullptr)},
+                           {"cost_after", r.reoptimized ? nlohmann::json(plan_cost(*r.reoptimized)) : nlohmann::json(nullptr)}};
+    j["ran"] = std::move(ran);
+    if (r.regression_guard) j["regression_guard"] = regression_guard_json(r);
+    std::cout << json_text(j, 2) << "\n";
+    return;
+  }
+  if (!r.reoptimized) {
+    std::cout << "The query ran; the re-plan with what it observed failed (see the warnings).\n";
+  } else {
+    std::cout << "Re-optimized with what the run observed (estimate sources: runtime = this sub-plan observed, "
+                 "join_set = the same join set, template = other constants, model = no observation):\n";
+    std::cout << explain_text(*r.reoptimized, nullptr);
+    if (changed)
+      std::cout << fmt::format("Changed: plan {} -> {}{}\n", before, after,
+                               r.reoptimize_change.empty() ? " (not in its joins)" : "; " + r.reoptimize_change);
+    if (changed && run && !r.error)
+      std::cout << fmt::format("Predicted cost: {:.0f} (the plan that ran, re-estimated with the observed rows) -> {:.0f}\n",
+                               plan_cost_observed(*r.compiled, r.executed, settings), plan_cost(*r.reoptimized));
+    else
+      std::cout << fmt::format("Unchanged: the same plan ({}) with what the run observed\n", before);
+  }
+  std::cout << "\nThe plan that ran:\n" << explain_text(*r.compiled, run);
 }
 
 /// Returns the exit code.
@@ -129,9 +184,14 @@ int run(QueryOptions& o, Command command) {
     if (!o.reexec.empty()) apply_setting(session.settings(), "reexec_strategies", o.reexec);
     // Query statements go through the re-execution driver (reexec_strategies = none: one attempt).
     session.set_statement_runner(std::make_shared<reexec::ReExecDriver>());
-    StatementResult r = session.run_script(sql, explain, o.analyze);
+    StatementResult r = session.run_script(sql, explain, o.analyze, o.reoptimize);
     for (const auto& line : reexec::describe_attempts(r)) std::cerr << line << "\n";
     for (const auto& w : r.warnings) std::cerr << "warning: " << w << "\n";
+    if (r.is_explain && r.reoptimization && command != Command::Groups && r.compiled) {
+      print_reoptimization(r, session.settings(), json);
+      if (r.error) std::cerr << r.error->format() << "\n";
+      return r.error ? 1 : 0;
+    }
     if (r.is_explain && r.compiled) {
       const ExecutedQuery* run = r.analyze ? &r.executed : nullptr;
       auto mapping = map_query(*r.compiled, run, session.settings());
@@ -141,6 +201,7 @@ int run(QueryOptions& o, Command command) {
         else std::cout << mapper::to_text(mapping->mapper, !o.all_groups);
       } else if (json) {
         nlohmann::json j = explain_json(*r.compiled, run, mapping.get());
+        if (r.regression_guard) j["regression_guard"] = regression_guard_json(r);  // the plan shown is the guard's
         if (r.oracle)
           j["oracle"] = {{"subplans", r.oracle->subplans}, {"skipped", r.oracle->skipped},
                          {"cap", r.oracle->cap}, {"elapsed_ms", r.oracle->elapsed_ms}};
@@ -177,6 +238,9 @@ void add_query_commands(CLI::App& app, int& exit_code) {
                                                 "the actual rows, q-error and time of each operator");
   add_common(explain, e, "text|json");
   explain->add_flag("--analyze", e.analyze, "Run the query and show what each operator actually did");
+  explain->add_flag("--reoptimize", e.reoptimize,
+                    "EXPLAIN REOPTIMIZATION: run the query, plan it again with what it observed and show that plan "
+                    "(each estimate's source), what changed, and the plan that ran");
   explain->callback([&exit_code] { exit_code = run(e, Command::Explain); });
 
   static QueryOptions g;

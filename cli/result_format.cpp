@@ -115,6 +115,16 @@ void write_json(const StatementResult& r, std::ostream& out) {
   out << "}\n";
 }
 
+nlohmann::json regression_guard_json(const StatementResult& r) {
+  if (!r.regression_guard) return nullptr;
+  const RegressionGuardReport& g = *r.regression_guard;
+  return {{"template_signature", g.template_signature}, {"demoted_plan", g.demoted_plan},
+          {"demoted_ms", g.demoted_ms},                 {"demoted_runs", g.demoted_runs},
+          {"best_plan", g.best_plan},                   {"best_ms", g.best_ms},
+          {"best_runs", g.best_runs},                   {"applied", g.applied},
+          {"replanned_plan", g.replanned_plan}};
+}
+
 nlohmann::json format_json(const StatementResult& r, bool with_rows) {
   nlohmann::json j;
   j["status"] = r.ok() ? "ok" : "failed";
@@ -142,9 +152,12 @@ nlohmann::json format_json(const StatementResult& r, bool with_rows) {
                              {"stats_ms", a.stats_ms},
                              {"peak_memory", a.peak_memory},
                              {"plan_hash", a.plan_hash.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.plan_hash)},
-                             {"reexec_reason", a.reexec_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.reexec_reason)}});
+                             {"reexec_reason", a.reexec_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.reexec_reason)},
+                             {"reexec_decision",
+                              a.reexec_decision.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.reexec_decision)}});
   }
   j["warnings"] = r.warnings;
+  j["regression_guard"] = regression_guard_json(r);
   if (r.error) j["error"] = error_json(*r.error);
   return j;
 }

@@ -3,6 +3,7 @@
 // file parses flags and prints.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -12,6 +13,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/result_format.hpp"
+#include "planner/session/regression_guard.hpp"
 #include "stats_store/sqlite_store.hpp"
 #include "stats_store/store_error.hpp"
 
@@ -123,7 +125,41 @@ void print_list(const std::vector<SignatureAggregate>& list, bool as_json) {
   if (list.empty()) fmt::print("(no signatures)\n");
 }
 
-void print_show(const std::vector<stats::SignatureDetail>& details, bool as_json) {
+/// The regression guard's plans of a template (fastest first per template): the best, and which are demoted.
+json plans_json(const std::vector<stats::PlanRecord>& plans) {
+  json out = json::array();
+  for (const auto& p : plans) {
+    const auto& best = *std::find_if(plans.begin(), plans.end(), [&](const stats::PlanRecord& q) {
+      return q.template_signature == p.template_signature;
+    });
+    const bool demoted = is_demoted(p, best);
+    out.push_back({{"template_signature", p.template_signature}, {"plan_hash", p.plan_hash}, {"runs", p.runs},
+                   {"best_ms", p.best_ms}, {"last_ms", p.last_ms}, {"first_seen_ms", p.first_seen_ms},
+                   {"last_seen_ms", p.last_seen_ms}, {"status", &best == &p ? "best" : demoted ? "demoted" : "ok"},
+                   {"query_text", p.query_text}});
+  }
+  return out;
+}
+
+void print_plans(const std::vector<stats::PlanRecord>& plans) {
+  if (plans.empty()) return;
+  const json rows = plans_json(plans);
+  std::string current;
+  for (const auto& r : rows) {
+    if (r["template_signature"] != current) {
+      current = r["template_signature"];
+      fmt::print("plans of template {} (regression guard: a plan > {:.0f}% slower than the best is demoted):\n"
+                 "  {:<16}  {:>5}  {:>10}  {:>10}  {:<8}  {}\n",
+                 current, kGuardSlowerBy * 100, "PLAN", "RUNS", "BEST MS", "LAST MS", "STATUS", "LAST RUN");
+    }
+    fmt::print("  {:<16}  {:>5}  {:>10.1f}  {:>10.1f}  {:<8}  {}\n", r["plan_hash"].get<std::string>(),
+               r["runs"].get<uint64_t>(), r["best_ms"].get<double>(), r["last_ms"].get<double>(),
+               r["status"].get<std::string>(), iso_time(r["last_seen_ms"].get<int64_t>()));
+  }
+}
+
+void print_show(const std::vector<stats::SignatureDetail>& details, const std::vector<stats::PlanRecord>& plans,
+                bool as_json) {
   if (as_json) {
     json out = json::array();
     for (const auto& d : details) {
@@ -138,7 +174,7 @@ void print_show(const std::vector<stats::SignatureDetail>& details, bool as_json
       j["last_observations"] = obs;
       out.push_back(j);
     }
-    std::cout << json_text(json{{"signatures", out}}, 2) << "\n";
+    std::cout << json_text(json{{"signatures", out}, {"plans", plans_json(plans)}}, 2) << "\n";
     return;
   }
   bool first = true;
@@ -184,6 +220,8 @@ void print_show(const std::vector<stats::SignatureDetail>& details, bool as_json
       fmt::print("  {}  {}\n", hash.substr(0, 8), one_line);
     }
   }
+  if (!plans.empty() && !details.empty()) fmt::print("\n");
+  print_plans(plans);
 }
 
 void print_summary(const stats::StoreSummary& s, bool as_json) {
@@ -197,6 +235,8 @@ void print_summary(const stats::StoreSummary& s, bool as_json) {
                       {"observations", s.observations},
                       {"attempts", s.attempts},
                       {"queries", s.queries},
+                      {"plan_templates", s.plan_templates},
+                      {"plans", s.plans},
                       {"oldest_ms", s.oldest_ms},
                       {"newest_ms", s.newest_ms}}, 2)
               << "\n";
@@ -211,6 +251,7 @@ void print_summary(const stats::StoreSummary& s, bool as_json) {
   fmt::print("observations      {} (kept in history)\n", s.observations);
   fmt::print("attempts          {}\n", s.attempts);
   fmt::print("queries           {}\n", s.queries);
+  fmt::print("plans             {} over {} query templates (regression guard)\n", s.plans, s.plan_templates);
   fmt::print("oldest            {}\n", iso_time(s.oldest_ms));
   fmt::print("newest            {}\n", iso_time(s.newest_ms));
 }
@@ -251,8 +292,10 @@ int run_stats(Verb verb, const StatsFlags& f) {
       case Verb::List: print_list(store.list(*order, f.limit), as_json); break;
       case Verb::Show: {
         auto details = store.show(f.arg);
-        if (details.empty()) return fail(fmt::format("STORE_ERROR: no signature {} in {}", f.arg, path));
-        print_show(details, as_json);
+        auto plans = store.plans(f.arg);  // a query template's plans (the regression guard)
+        if (details.empty() && plans.empty())
+          return fail(fmt::format("STORE_ERROR: no signature {} in {}", f.arg, path));
+        print_show(details, plans, as_json);
         break;
       }
       case Verb::Summary: print_summary(store.summary(), as_json); break;
@@ -323,7 +366,9 @@ void add_stats_command(CLI::App& app, int& exit_code) {
   for (const auto& s : {Sub{"list", Verb::List, "List signatures with their observation counts and rows"},
                         Sub{"show", Verb::Show,
                             "Show one signature (32 hex digits, or a prefix of at least 4): kind, canonical text,\n"
-                            "operator, aggregate figures, input tables, its last observations and their queries"},
+                            "operator, aggregate figures, input tables, its last observations and their queries;\n"
+                            "for a query template (regression_guard.template_signature), its plans: runs, best\n"
+                            "and last time, which is the best and which are demoted"},
                         Sub{"summary", Verb::Summary,
                             "Counts by kind, lower-bound-only signatures, file size, schema version, oldest/newest"},
                         Sub{"gc", Verb::Gc, "Remove signatures not observed for a while (and what only they used)"},

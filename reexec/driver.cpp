@@ -64,6 +64,7 @@ void warn(const StatementInput& in, std::string text) {
 void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
   if (in.settings.reexec_strategies.empty() || !in.execute) {
     SingleAttemptRunner().run(in, result);
+    if (in.reoptimize) reoptimize_after(in, nullptr, result);
     return;
   }
   const auto t0 = std::chrono::steady_clock::now();
@@ -77,33 +78,46 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
   plan_attempt(in, run);
   execute_attempt(in, run);
   if (run.executed.fault_fired) --faults_left;
+  const std::optional<RegressionGuardReport> guard = run.guard;
   // Every later attempt is charged the tables this one loaded (they stay loaded in the process, so
   // they would be free otherwise): each attempt runs under the same memory budget.
   std::unique_ptr<QueryLimits> first_limits = std::move(run.limits);
+  // A plan made after the last attempt and not run (misestimate/slow learning): EXPLAIN REOPTIMIZATION's.
+  std::unique_ptr<CompiledQuery> learned;
 
   while (true) {
-    const AttemptOutcome outcome = outcome_of(run);
+    AttemptOutcome outcome = outcome_of(run);
+    if (!outcome.error && run.compiled && run.executed_run && run.executed.exec)
+      outcome.observed_cost = plan_cost_observed(*run.compiled, run.executed, run.settings);
     for (auto& p : plugins.all()) plugins.call(*p, [&] { p->observe(outcome); return true; });
-    if (!outcome.error) break;
     // The one place that decides whether a statement may run twice: only without side effects.
     // Every query statement is a SELECT or EXPLAIN today; a statement that writes must come with
     // side_effect_free = false and is then never re-executed, whatever the strategies.
     if (!in.side_effect_free) break;
-    if (!is_reexecutable_error(*outcome.error)) break;  // a bind error or division by zero stays an error
     std::vector<Plugin*> acting;
-    for (auto& p : plugins.all())
-      if (plugins.call(*p, [&] { return p->wants_reexecution(outcome); })) acting.push_back(p.get());
+    if (outcome.error) {
+      if (!is_reexecutable_error(*outcome.error)) break;  // a bind error or division by zero stays an error
+      for (auto& p : plugins.all())
+        if (plugins.call(*p, [&] { return p->wants_reexecution(outcome); })) acting.push_back(p.get());
+    } else {
+      // A successful attempt that misestimated or ran slow: re-plan with what it observed (misestimate, slow).
+      for (auto& p : plugins.all())
+        if (plugins.call(*p, [&] { return p->wants_replan(outcome); })) acting.push_back(p.get());
+    }
     if (acting.empty()) break;
     std::string who;
     for (auto* p : acting) who += (who.empty() ? "" : "+") + std::string(p->name());
-    if (run.number >= in.settings.reexec_max_attempts) {
-      if (in.settings.reexec_max_attempts > 1)
-        warn(in, fmt::format("re-execution: {} would run attempt {} after {}, but reexec_max_attempts = {}", who,
-                             run.number + 1, error_code_name(*outcome.error), in.settings.reexec_max_attempts));
-      break;
-    }
+    const std::string after = outcome.error ? fmt::format("{} after {} in attempt {}", who, error_code_name(*outcome.error), run.number)
+                                            : fmt::format("{} after attempt {} succeeded", who, run.number);
     NextAttempt next;
     for (auto* p : acting) plugins.call(*p, [&] { p->prepare(outcome, next); return true; });
+    if (next.execute && run.number >= in.settings.reexec_max_attempts) {
+      if (in.settings.reexec_max_attempts > 1)
+        warn(in, fmt::format("re-execution: {} would run attempt {} after {}, but reexec_max_attempts = {}", who,
+                             run.number + 1, outcome.error ? error_code_name(*outcome.error) : "a successful attempt",
+                             in.settings.reexec_max_attempts));
+      break;
+    }
     const int64_t budget = in.settings.reexec_time_budget_ms;
     if (budget > 0 && ms_since(t0) + next.backoff_ms >= static_cast<double>(budget)) {
       warn(in, fmt::format("re-execution: the time budget ({} ms, reexec_time_budget) is spent; attempt {} is not run",
@@ -126,10 +140,18 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
     following.charge_loads_of = first_limits.get();
     const bool replan = next.replan || !run.compiled;
     bool changed = false;
+    std::string notes;
+    for (auto& n : next.notes) notes += "; " + n;
     if (replan) {
       plan_attempt(in, following);
-      if (!following.compiled) {  // the new plan failed: that ends the statement, with its error
-        following.reexec_reason = fmt::format("{} after {} in attempt {}", who, error_code_name(*outcome.error), run.number);
+      if (!following.compiled) {
+        if (!outcome.error) {  // the attempt that succeeded stands; the re-plan's failure is only reported
+          run.reexec_decision = fmt::format("{}{}; the re-plan failed: {}", after, notes,
+                                            following.error ? following.error->message() : "no plan");
+          break;
+        }
+        // the new plan failed: that ends the statement, with its error
+        following.reexec_reason = after;
         record_attempt(run, result);
         run = std::move(following);
         break;
@@ -138,24 +160,47 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
     }
     const CompiledQuery& candidate = replan ? *following.compiled : *run.compiled;
     bool accepted = false;
-    for (auto* p : acting)
+    std::string decided;
+    // After a success, a re-plan back to the plan the regression guard demoted is not worth it: that
+    // plan ran slower than the one that just ran (misestimate and slow never undo the guard).
+    const bool demoted = !outcome.error && guard && guard->applied && plan_hash(candidate) == guard->demoted_plan;
+    if (demoted)
+      decided = fmt::format("; the regression guard demoted that plan ({:.1f} ms against {:.1f} ms)", guard->demoted_ms,
+                            guard->best_ms);
+    for (auto* p : demoted ? std::vector<Plugin*>{} : acting) {
       accepted = plugins.call(*p, [&] { return p->accept_plan(outcome, candidate, changed); }) || accepted;
+      std::string d;
+      plugins.call(*p, [&] { d = p->decision(); return true; });
+      if (!d.empty() && decided.find(d) == std::string::npos) decided += "; " + d;
+    }
+    std::string diff;
+    if (replan && changed && run.compiled) {
+      diff = describe_plan_change(*run.compiled, run.executed_run ? &run.executed : nullptr, *following.compiled);
+      diff = "; plan changed" + (diff.empty() ? std::string(" (not in its joins)") : ": " + diff);
+    }
     if (!accepted) {
-      warn(in, fmt::format("re-execution: {} re-planned after {} in attempt {} with what it observed, but the plan "
-                           "did not change; it is not run again",
-                           who, error_code_name(*outcome.error), run.number));
+      if (outcome.error) {
+        warn(in, fmt::format("re-execution: {} re-planned after {} in attempt {} with what it observed, but the plan "
+                             "did not change; it is not run again",
+                             who, error_code_name(*outcome.error), run.number));
+      } else {
+        // misestimate/slow: the observations are recorded all the same; the new plan was not worth it.
+        run.reexec_decision = fmt::format("{}{}; re-planned with what it observed{}{}; not run", after, notes, diff, decided);
+        run.reexec_decision_quiet = !changed;  // nothing to learn: the JSON says so, stderr stays quiet
+      }
       break;
     }
-    std::string reason = fmt::format("{} after {} in attempt {}", who, error_code_name(*outcome.error), run.number);
-    for (auto& n : next.notes) reason += "; " + n;
-    if (!replan) {
-      reason += "; same plan";
-    } else if (changed && run.compiled) {
-      const std::string diff = describe_plan_change(*run.compiled, run.executed_run ? &run.executed : nullptr,
-                                                    *following.compiled);
-      reason += "; plan changed" + (diff.empty() ? std::string(" (not in its joins)") : ": " + diff);
-    } else if (!changed) {
-      reason += "; same plan";
+    std::string reason = after + notes;
+    if (!replan || !changed) reason += "; same plan";
+    else reason += diff;
+    reason += decided;
+    if (!next.execute) {
+      // reexec_on_misestimate = learn: what the attempt observed is in the scopes already (the store
+      // included), so the next run of the statement plans this better plan from the start.
+      run.reexec_decision = reason + "; not run now (reexec_on_misestimate = learn): the next run plans with what "
+                                     "this one observed";
+      learned = std::move(following.compiled);
+      break;
     }
     following.reexec_reason = std::move(reason);
     record_attempt(run, result);
@@ -176,6 +221,33 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
     run = std::move(following);
   }
   adopt_attempt(std::move(run), result);
+  if (in.reoptimize) {
+    if (learned) {
+      result.reoptimized = std::move(learned);
+      if (result.compiled)
+        result.reoptimize_change = describe_plan_change(*result.compiled, &result.executed, *result.reoptimized);
+    } else {
+      reoptimize_after(in, first_limits.get(), result);
+    }
+  }
+}
+
+void reoptimize_after(const StatementInput& in, const QueryLimits* charge, StatementResult& result) {
+  if (!result.compiled) return;  // nothing ran: nothing was observed
+  AttemptRun again;
+  again.number = result.attempts.empty() ? 2 : result.attempts.back().number + 1;
+  again.settings = in.settings;
+  again.settings.fault_injection = {};
+  again.charge_loads_of = charge;
+  plan_attempt(in, again);  // the scopes hold what the run observed
+  if (!again.compiled) {
+    warn(in, fmt::format("EXPLAIN REOPTIMIZATION: the re-plan failed: {}",
+                         again.error ? again.error->message() : "no plan"));
+    return;
+  }
+  result.reoptimized = std::move(again.compiled);
+  result.reoptimize_change =
+      describe_plan_change(*result.compiled, result.executed.exec ? &result.executed : nullptr, *result.reoptimized);
 }
 
 std::vector<std::string> describe_attempts(const StatementResult& result) {
@@ -183,11 +255,16 @@ std::vector<std::string> describe_attempts(const StatementResult& result) {
   for (size_t i = 1; i < result.attempts.size(); ++i) {
     const Attempt& before = result.attempts[i - 1];
     const Attempt& a = result.attempts[i];
-    std::string failed = before.error ? fmt::format("{}: {}", error_code_name(before.error->code()), before.error->message())
-                                      : std::string("ok");
-    lines.push_back(fmt::format("re-execution: attempt {} failed ({}); attempt {} {}: {}", before.number, failed,
-                                a.number, a.error ? "failed" : "succeeded", a.reexec_reason));
+    std::string first = before.error ? fmt::format("failed ({}: {})", error_code_name(before.error->code()),
+                                                   before.error->message())
+                                     : std::string("succeeded");
+    lines.push_back(fmt::format("re-execution: attempt {} {}; attempt {} {}: {}", before.number, first, a.number,
+                                a.error ? "failed" : "succeeded", a.reexec_reason));
   }
+  // What was decided after an attempt without running another (misestimate/slow: learned, or not worth it).
+  for (const Attempt& a : result.attempts)
+    if (!a.reexec_decision.empty() && !a.reexec_decision_quiet)
+      lines.push_back(fmt::format("re-execution: attempt {}: {}", a.number, a.reexec_decision));
   return lines;
 }
 

@@ -21,8 +21,15 @@ class ReExecDriver final : public StatementRunner {
   void run(const StatementInput& in, StatementResult& result) override;
 };
 
+/// EXPLAIN REOPTIMIZATION after a statement ran: plans it again with what the scopes know now (its
+/// observations included) into result.reoptimized, with what changed against the plan that ran.
+/// `charge`: the limits whose table loads the re-plan is charged with (may be null).
+void reoptimize_after(const StatementInput& in, const QueryLimits* charge, StatementResult& result);
+
 /// One line per extra attempt, for people (the CLI prints them to stderr): what failed and where,
-/// which plugin acted and what changed in the plan. Empty for a single attempt.
+/// which plugin acted and what changed in the plan; then one line per decision taken after an attempt
+/// without another attempt (a misestimate learned, a changed plan not worth running; a re-plan that gave
+/// the same plan is in the JSON only). Empty for a single attempt and no decision.
 std::vector<std::string> describe_attempts(const StatementResult& result);
 
 }  // namespace hindsight::reexec

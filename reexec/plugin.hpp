@@ -22,6 +22,9 @@ struct AttemptOutcome {
   const stats::AttemptStats* observed = nullptr;  ///< what it recorded into the scopes (null: nothing)
   bool fault_injected = false;          ///< the error is settings.fault_injection's
   double elapsed_ms = 0;
+  /// A successful attempt: its plan's cost re-estimated with the rows it was observed to produce
+  /// (plan_cost_observed), what a re-plan's predicted cost is compared with; -1 otherwise.
+  double observed_cost = -1;
 };
 
 /// What the plugins that act ask of the next attempt.
@@ -33,12 +36,16 @@ struct NextAttempt {
   bool replan = false;
   int backoff_ms = 0;              ///< wait this long first (the driver caps it by the time budget)
   std::vector<std::string> notes;  ///< what each plugin did, for reexec_reason ("overlay workers=8")
+  /// false: plan the next attempt and decide on it, but do not run it (misestimate and slow with
+  /// reexec_on_misestimate = learn: the observations are recorded, the next run plans better).
+  bool execute = true;
 };
 
 /// A re-execution strategy. Lifecycle for one statement: begin() before the first attempt;
-/// observe() after every attempt; wants_reexecution() after a failed attempt that may be re-run;
-/// prepare() for the plugins that want it; accept_plan() once the next attempt is planned (the
-/// attempt runs when one acting plugin accepts). A plugin is made fresh for every statement.
+/// observe() after every attempt; wants_reexecution() after a failed attempt that may be re-run,
+/// wants_replan() after a successful one; prepare() for the plugins that want it; accept_plan()
+/// once the next attempt is planned (the attempt runs when one acting plugin accepts); decision()
+/// says why it accepted or refused. A plugin is made fresh for every statement.
 /// Plugins must not throw (the driver treats an exception as "no" and warns once).
 class Plugin {
  public:
@@ -47,11 +54,16 @@ class Plugin {
   virtual void begin(const Settings& settings) noexcept {}
   virtual void observe(const AttemptOutcome& outcome) noexcept {}
   virtual bool wants_reexecution(const AttemptOutcome& outcome) noexcept { return false; }
+  /// After a successful attempt: re-plan with what it observed (a misestimate, a slow run)?
+  virtual bool wants_replan(const AttemptOutcome& outcome) noexcept { return false; }
   virtual void prepare(const AttemptOutcome& outcome, NextAttempt& next) noexcept {}
   /// `changed`: the new plan's hash differs from the previous attempt's. Default: run a changed plan only.
   virtual bool accept_plan(const AttemptOutcome& previous, const CompiledQuery& plan, bool changed) noexcept {
     return changed;
   }
+  /// What the last accept_plan() decided and why, for people ("predicted cost 1.2M -> 310k (-74%)");
+  /// empty when there is nothing to add.
+  virtual std::string decision() const noexcept { return ""; }
 };
 
 }  // namespace hindsight::reexec

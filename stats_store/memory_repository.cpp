@@ -1,5 +1,6 @@
 #include "stats_store/memory_repository.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace hindsight::stats {
@@ -37,6 +38,31 @@ void MemoryStatsRepository::record(const AttemptStats& attempt) {
 std::vector<std::string> MemoryStatsRepository::take_warnings() {
   std::lock_guard lock(mu_);
   return std::exchange(warnings_, {});
+}
+
+void MemoryStatsRepository::record_plan_run(const PlanRun& run) {
+  std::lock_guard lock(mu_);
+  fold_plan_run(plans_[run.template_signature], run);
+  if (capacity_ > 0 && plans_.size() > capacity_) {
+    // Drop the template run least recently (rare: as many templates as the scope holds signatures).
+    auto oldest = plans_.end();
+    int64_t oldest_ms = 0;
+    for (auto it = plans_.begin(); it != plans_.end(); ++it) {
+      int64_t seen = 0;
+      for (auto& p : it->second) seen = std::max(seen, p.last_seen_ms);
+      if (it->first != run.template_signature && (oldest == plans_.end() || seen < oldest_ms)) {
+        oldest = it;
+        oldest_ms = seen;
+      }
+    }
+    if (oldest != plans_.end()) plans_.erase(oldest);
+  }
+}
+
+std::vector<PlanRecord> MemoryStatsRepository::plan_history(const std::string& template_signature) {
+  std::lock_guard lock(mu_);
+  auto it = plans_.find(template_signature);
+  return it == plans_.end() ? std::vector<PlanRecord>{} : it->second;
 }
 
 size_t MemoryStatsRepository::size() const {

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <list>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 
 #include "stats_store/memory_stats_source.hpp"
@@ -24,6 +25,8 @@ class MemoryStatsRepository final : public StatsRepository {
   std::shared_ptr<const StatsSource> snapshot(const std::vector<TableVersion>& tables, double max_drift) override;
   void record(const AttemptStats& attempt) override;
   std::vector<std::string> take_warnings() override;
+  void record_plan_run(const PlanRun& run) override;
+  std::vector<PlanRecord> plan_history(const std::string& template_signature) override;
 
   size_t size() const;
   /// The aggregate of one key, if held (tests, inspection).
@@ -46,6 +49,8 @@ class MemoryStatsRepository final : public StatsRepository {
   std::list<SignatureAggregate> lru_;  // most recently recorded first
   std::unordered_map<Key, std::list<SignatureAggregate>::iterator, KeyHash> index_;
   std::vector<std::string> warnings_;
+  /// The regression guard's plans by template (bounded like the aggregates: capacity_ templates at most).
+  std::unordered_map<std::string, std::vector<PlanRecord>> plans_;
 };
 
 }  // namespace hindsight::stats

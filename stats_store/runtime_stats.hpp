@@ -60,6 +60,50 @@ struct AttemptStats {
   std::vector<RuntimeStats> stats;
 };
 
+/// One answer a plan's planning got from its stats sources: a find() of one key, or a lookup() of a
+/// node's keys (filed under its exact signature, which determines the others). Replaying a plan's
+/// answers (ReplayStatsSource) plans the same plan again over the same data.
+struct PlannedAnswer {
+  enum class Call : uint8_t { FindExact, FindJoinSet, FindTemplate, Lookup };
+  Call call = Call::Lookup;
+  sig::Signature signature;
+  ObservedRows observed;
+  EstimateSource source = EstimateSource::Runtime;  ///< Lookup only
+};
+
+/// One successful run of a plan of a query template (the regression guard, docs/reexec.md).
+struct PlanRun {
+  std::string template_signature;  ///< the logical root's template signature (32 hex): the query template
+  std::string plan_hash;
+  double elapsed_ms = 0;
+  int64_t at_unix_ms = 0;
+  std::string query_text;
+  std::vector<PlannedAnswer> answers;  ///< what its planning was told (replayed to plan it again)
+};
+
+/// What a scope remembers of one plan of a template.
+struct PlanRecord {
+  std::string template_signature;
+  std::string plan_hash;
+  uint64_t runs = 0;
+  double best_ms = 0;  ///< the fastest run: what plans are compared by (noise only ever slows a run down)
+  double last_ms = 0;
+  int64_t first_seen_ms = 0;
+  int64_t last_seen_ms = 0;
+  std::string query_text;
+  std::vector<PlannedAnswer> answers;  ///< of the latest run
+};
+
+/// At most this many plans are remembered per template (the least recently run are dropped).
+inline constexpr size_t kPlansPerTemplate = 16;
+
+/// Folds `run` into `plans` (the plan's record, or a new one; the oldest dropped past kPlansPerTemplate).
+void fold_plan_run(std::vector<PlanRecord>& plans, const PlanRun& run);
+
+/// PlannedAnswers as text (one line each) and back, for the SQLite store; unreadable lines are skipped.
+std::string encode_answers(const std::vector<PlannedAnswer>& answers);
+std::vector<PlannedAnswer> decode_answers(const std::string& text);
+
 /// A stats scope that is read in one batch and written once per attempt: the query scope, the
 /// process scope (bounded LRU) and the persistent SQLite store all implement it. Errors of a
 /// store never escape: they become warnings (take_warnings) and the query goes on without
@@ -78,6 +122,10 @@ class StatsRepository {
   virtual void record(const AttemptStats& attempt) = 0;
   /// Warnings since the last call (a store that could not be opened, read or written), each once.
   virtual std::vector<std::string> take_warnings() { return {}; }
+  /// The regression guard's memory: remembers a successful run of a plan of a template. Default: nothing.
+  virtual void record_plan_run(const PlanRun& run) {}
+  /// Every plan remembered for a template (any order); empty when none (or the scope keeps none).
+  virtual std::vector<PlanRecord> plan_history(const std::string& template_signature) { return {}; }
 };
 
 }  // namespace hindsight::stats

@@ -86,6 +86,22 @@ CREATE TABLE observations(
 ) WITHOUT ROWID;
 )sql";
 
+// Version 2: the regression guard's plan history (docs/stats-store.md "plan_history").
+constexpr const char* kSchemaV2 = R"sql(
+CREATE TABLE plan_history(
+  template_signature TEXT NOT NULL,
+  plan_hash          TEXT NOT NULL,
+  runs               INTEGER NOT NULL,
+  best_ms            REAL NOT NULL,
+  last_ms            REAL NOT NULL,
+  first_seen_ms      INTEGER NOT NULL,
+  last_seen_ms       INTEGER NOT NULL,
+  query_text         TEXT NOT NULL DEFAULT '',
+  answers            TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (template_signature, plan_hash)
+) WITHOUT ROWID;
+)sql";
+
 }  // namespace
 
 void migrate_store_schema(SqliteConnection& db, int from) {
@@ -96,6 +112,7 @@ void migrate_store_schema(SqliteConnection& db, int from) {
     db.exec(fmt::format("INSERT INTO store_info(key, value) VALUES ('created_ms', "
                         "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))"));
   }
+  if (from < 2) db.exec(kSchemaV2);
   db.exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion));
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -272,6 +274,113 @@ void SqliteStatsStore::record(const AttemptStats& attempt) {
   } catch (const std::exception& e) {
     fail("recording statistics", e);
   }
+}
+
+void SqliteStatsStore::record_plan_run(const PlanRun& run) {
+  std::lock_guard lock(mu_);
+  if (!db_ || read_only_ || run.template_signature.empty()) return;
+  try {
+    write_transaction([&] {
+      std::vector<PlanRecord> plans;
+      {
+        auto& st = db_->statement(
+            "SELECT plan_hash, runs, best_ms, last_ms, first_seen_ms, last_seen_ms, query_text, answers "
+            "FROM plan_history WHERE template_signature = ?1");
+        st.bind(1, run.template_signature);
+        while (st.step()) {
+          PlanRecord p;
+          p.template_signature = run.template_signature;
+          p.plan_hash = st.text(0);
+          p.runs = static_cast<uint64_t>(st.int64(1));
+          p.best_ms = st.real(2);
+          p.last_ms = st.real(3);
+          p.first_seen_ms = st.int64(4);
+          p.last_seen_ms = st.int64(5);
+          plans.push_back(std::move(p));  // query_text and answers are rewritten only for this run's plan
+        }
+      }
+      std::vector<std::string> before;
+      for (auto& p : plans) before.push_back(p.plan_hash);
+      fold_plan_run(plans, run);
+      for (auto& h : before)  // a plan dropped past kPlansPerTemplate
+        if (std::none_of(plans.begin(), plans.end(), [&](const PlanRecord& p) { return p.plan_hash == h; }))
+          db_->statement("DELETE FROM plan_history WHERE template_signature = ?1 AND plan_hash = ?2")
+              .bind(1, run.template_signature)
+              .bind(2, h)
+              .run();
+      for (auto& p : plans) {
+        if (p.plan_hash != run.plan_hash) continue;
+        db_->statement(
+               "INSERT INTO plan_history(template_signature, plan_hash, runs, best_ms, last_ms, first_seen_ms, "
+               "last_seen_ms, query_text, answers) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+               "ON CONFLICT(template_signature, plan_hash) DO UPDATE SET runs = excluded.runs, best_ms = "
+               "excluded.best_ms, last_ms = excluded.last_ms, last_seen_ms = excluded.last_seen_ms, query_text = "
+               "excluded.query_text, answers = excluded.answers")
+            .bind(1, run.template_signature)
+            .bind(2, p.plan_hash)
+            .bind(3, static_cast<int64_t>(p.runs))
+            .bind(4, p.best_ms)
+            .bind(5, p.last_ms)
+            .bind(6, p.first_seen_ms)
+            .bind(7, p.last_seen_ms)
+            .bind(8, std::string_view(p.query_text))
+            .bind(9, std::string_view(encode_answers(p.answers)))
+            .run();
+      }
+    });
+  } catch (const std::exception& e) {
+    fail("recording the plan history", e);
+  }
+}
+
+namespace {
+PlanRecord read_plan(SqliteStatement& st) {
+  PlanRecord p;
+  p.template_signature = st.text(0);
+  p.plan_hash = st.text(1);
+  p.runs = static_cast<uint64_t>(st.int64(2));
+  p.best_ms = st.real(3);
+  p.last_ms = st.real(4);
+  p.first_seen_ms = st.int64(5);
+  p.last_seen_ms = st.int64(6);
+  p.query_text = st.text(7);
+  p.answers = decode_answers(st.text(8));
+  return p;
+}
+constexpr const char* kPlanColumns =
+    "SELECT template_signature, plan_hash, runs, best_ms, last_ms, first_seen_ms, last_seen_ms, query_text, answers "
+    "FROM plan_history";
+}  // namespace
+
+std::vector<PlanRecord> SqliteStatsStore::plan_history(const std::string& template_signature) {
+  std::lock_guard lock(mu_);
+  std::vector<PlanRecord> out;
+  if (!db_) return out;
+  try {
+    auto& st = db_->statement(std::string(kPlanColumns) + " WHERE template_signature = ?1");
+    st.bind(1, template_signature);
+    while (st.step()) out.push_back(read_plan(st));
+  } catch (const std::exception& e) {
+    fail("reading the plan history", e);
+    out.clear();
+  }
+  return out;
+}
+
+std::vector<PlanRecord> SqliteStatsStore::plans(const std::string& hex_in) {
+  std::lock_guard lock(mu_);
+  require_usable(false);
+  std::string hex = hex_in;
+  std::transform(hex.begin(), hex.end(), hex.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (hex.empty() || !std::all_of(hex.begin(), hex.end(), [](unsigned char c) { return std::isxdigit(c) != 0; }))
+    return {};
+  std::vector<PlanRecord> out;
+  // Hex digits only, so the LIKE pattern has no wildcard of its own.
+  auto& st = db_->statement(std::string(kPlanColumns) + " WHERE template_signature LIKE ?1 ORDER BY template_signature, "
+                                                         "best_ms LIMIT 256");
+  st.bind(1, hex + "%");
+  while (st.step()) out.push_back(read_plan(st));
+  return out;
 }
 
 void SqliteStatsStore::record_locked(const AttemptStats& attempt) {

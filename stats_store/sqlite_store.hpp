@@ -63,6 +63,8 @@ struct StoreSummary {
   uint64_t observations = 0;  ///< kept in history
   uint64_t attempts = 0;
   uint64_t queries = 0;
+  uint64_t plan_templates = 0;  ///< templates in the regression guard's plan history
+  uint64_t plans = 0;           ///< plans remembered over them
   int64_t oldest_ms = 0;  ///< first_seen of the oldest signature (0 when empty)
   int64_t newest_ms = 0;  ///< last_seen of the newest
 };
@@ -78,7 +80,7 @@ enum class ListOrder { Observations, Rows, Recent };
 
 class SqliteStatsStore final : public StatsRepository {
  public:
-  static constexpr int kSchemaVersion = 1;
+  static constexpr int kSchemaVersion = 2;
   struct Options {
     bool read_only = false;       ///< never write (inspection)
     int busy_timeout_ms = 10000;  ///< how long a writer waits for another process's transaction
@@ -94,6 +96,11 @@ class SqliteStatsStore final : public StatsRepository {
   std::shared_ptr<const StatsSource> snapshot(const std::vector<TableVersion>& tables, double max_drift) override;
   void record(const AttemptStats& attempt) override;
   std::vector<std::string> take_warnings() override;
+  void record_plan_run(const PlanRun& run) override;
+  std::vector<PlanRecord> plan_history(const std::string& template_signature) override;
+  /// The remembered plans of the templates whose signature starts with `hex` (as show() reads it), fastest
+  /// first per template (`hindsight stats show`); throws StoreError.
+  std::vector<PlanRecord> plans(const std::string& hex);
 
   const std::string& path() const { return path_; }
   bool usable() const { return db_ != nullptr; }

@@ -119,6 +119,8 @@ StoreSummary SqliteStatsStore::summary() {
   s.observations = static_cast<uint64_t>(db_->query_int("SELECT count(*) FROM observations"));
   s.attempts = static_cast<uint64_t>(db_->query_int("SELECT count(*) FROM attempts"));
   s.queries = static_cast<uint64_t>(db_->query_int("SELECT count(*) FROM queries"));
+  s.plans = static_cast<uint64_t>(db_->query_int("SELECT count(*) FROM plan_history"));
+  s.plan_templates = static_cast<uint64_t>(db_->query_int("SELECT count(DISTINCT template_signature) FROM plan_history"));
   return s;
 }
 
@@ -146,6 +148,7 @@ uint64_t SqliteStatsStore::gc(int64_t older_than_ms) {
         "  AND id NOT IN (SELECT last_attempt_id FROM signatures);"
         "DELETE FROM attempt_tables WHERE attempt_id NOT IN (SELECT id FROM attempts);"
         "DELETE FROM queries WHERE query_hash NOT IN (SELECT query_hash FROM attempts);");
+    db_->statement("DELETE FROM plan_history WHERE last_seen_ms < ?1").bind(1, cutoff).run();
   });
   db_->clear_statements();
   return removed;
@@ -156,7 +159,7 @@ void SqliteStatsStore::clear() {
   require_usable(true);
   write_transaction([&] {
     db_->exec("DELETE FROM observations; DELETE FROM signature_inputs; DELETE FROM signatures;"
-              "DELETE FROM attempt_tables; DELETE FROM attempts; DELETE FROM queries;");
+              "DELETE FROM attempt_tables; DELETE FROM attempts; DELETE FROM queries; DELETE FROM plan_history;");
   });
   try {
     db_->exec("VACUUM");  // give the space back; not essential

@@ -96,6 +96,11 @@ set_tests_properties(cli_interrupted_cache_write PROPERTIES TIMEOUT 600)
 add_test(NAME cli_stats_command
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/stats_command_test.py --bin $<TARGET_FILE:hindsight>)
 set_tests_properties(cli_stats_command PROPERTIES TIMEOUT 120)
+# Re-execution that learns: misestimate (learn, rerun), slow, the regression guard (a plan slowed down by a delay
+# fault is demoted), EXPLAIN REOPTIMIZATION text and JSON (its own TPC-H SF 0.01 folder in a temp dir).
+add_test(NAME cli_reexec_learning
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/reexec_learning_cli_test.py --bin $<TARGET_FILE:hindsight>)
+set_tests_properties(cli_reexec_learning PROPERTIES TIMEOUT 300)
 # The CLI on hostile input (bad encodings, NUL, unbounded or missing statement files, giant identifiers): a typed
 # error with exit code 1 and, with --format json, a JSON object on stdout.
 add_test(NAME cli_robustness

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <chrono>
+#include <thread>
 #include <sstream>
 
 #include "planner/common/text.hpp"
@@ -46,6 +48,7 @@ FaultSpec parse_fault_spec(const std::string& text) {
   };
   std::stringstream in(all);
   std::string item;
+  bool error_given = false;
   while (std::getline(in, item, ';')) {
     item = trim(item);
     if (item.empty()) continue;
@@ -59,7 +62,11 @@ FaultSpec parse_fault_spec(const std::string& text) {
       spec.after_rows = number(key, value, uint64_t{1} << 62);
     } else if (key == "times") {
       spec.times = static_cast<int>(number(key, value, 1000000));
+    } else if (key == "delay_ms") {
+      spec.delay_ms = static_cast<int64_t>(number(key, value, 600000));
+      if (spec.delay_ms == 0) bad("delay_ms must be at least 1");
     } else if (key == "error") {
+      error_given = true;
       bool found = false;
       for (ErrorCode c : kCodes)
         if (lower(value) == lower(error_code_name(c))) {
@@ -68,15 +75,19 @@ FaultSpec parse_fault_spec(const std::string& text) {
         }
       if (!found) bad(fmt::format("unknown error code '{}'", printable(value)));
     } else {
-      bad(fmt::format("unknown key '{}' (keys: operator, after_rows, error, times)", printable(key)));
+      bad(fmt::format("unknown key '{}' (keys: operator, after_rows, error, delay_ms, times)", printable(key)));
     }
   }
   if (spec.op.empty()) bad("operator is required");
+  if (error_given && spec.delay_ms > 0) bad("a fault is an error or a delay_ms, not both");
   return spec;
 }
 
 std::string describe_fault_spec(const FaultSpec& spec) {
   if (spec.op.empty()) return "";
+  if (spec.delay_ms > 0)
+    return fmt::format("operator={};after_rows={};delay_ms={};times={}", spec.op, spec.after_rows, spec.delay_ms,
+                       spec.times);
   return fmt::format("operator={};after_rows={};error={};times={}", spec.op, spec.after_rows,
                      error_code_name(spec.error), spec.times);
 }
@@ -86,6 +97,10 @@ void FaultInjection::observe(const std::string& name, uint64_t rows, const std::
   const uint64_t seen = seen_.fetch_add(rows) + rows;
   if (seen < spec_.after_rows) return;
   if (fired_.exchange(true)) return;  // another worker's instance fired it
+  if (spec_.delay_ms > 0) {  // a slowdown: this operator takes delay_ms longer, the attempt goes on
+    std::this_thread::sleep_for(std::chrono::milliseconds(spec_.delay_ms));
+    return;
+  }
   throw Error(spec_.error, fmt::format("injected fault (fault_injection): {} in {} after {} rows",
                                        error_code_name(spec_.error), label, seen));
 }

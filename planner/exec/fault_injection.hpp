@@ -12,16 +12,20 @@ namespace hindsight {
 /// the executable operator named `op` fails with `error` once it (summed over its workers) has
 /// processed `after_rows` rows (rows it consumed from its children; a leaf: rows it produced).
 /// `times` counts the attempts of one statement that get the fault (re-execution included).
+/// With `delay_ms` the fault is a slowdown instead of an error: the operator sleeps that long once
+/// and goes on (`operator=HashJoinBuild;delay_ms=300`: a plan made slower, for the regression guard).
 struct FaultSpec {
   std::string op;
   uint64_t after_rows = 0;
   ErrorCode error = ErrorCode::TRANSIENT;
   int times = 1;
+  int64_t delay_ms = 0;  ///< > 0: sleep this long instead of failing
   bool active() const { return !op.empty() && times > 0; }
 };
 
-/// Parses "operator=NAME;after_rows=N;error=CODE;times=N" (operator is required; after_rows
-/// defaults to 0, error to TRANSIENT, times to 1; "" or "none" = no fault). Throws TYPE_ERROR.
+/// Parses "operator=NAME;after_rows=N;error=CODE;times=N" or "operator=NAME;after_rows=N;delay_ms=N;times=N"
+/// (operator is required; after_rows defaults to 0, error to TRANSIENT, times to 1; error and
+/// delay_ms exclude each other; "" or "none" = no fault). Throws TYPE_ERROR.
 FaultSpec parse_fault_spec(const std::string& text);
 /// The text parse_fault_spec reads back (empty for no fault).
 std::string describe_fault_spec(const FaultSpec& spec);
@@ -31,7 +35,7 @@ class FaultInjection {
  public:
   explicit FaultInjection(FaultSpec spec) : spec_(std::move(spec)) {}
   /// Counts `rows` processed by operator `name`; throws the injected error, naming `label`, on the
-  /// batch that brings the count to `after_rows` or more (once per attempt).
+  /// batch that brings the count to `after_rows` or more (once per attempt); a delay fault sleeps instead.
   void observe(const std::string& name, uint64_t rows, const std::string& label);
   bool fired() const { return fired_.load(); }
 

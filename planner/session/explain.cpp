@@ -5,8 +5,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace hindsight {
+
+double q_error(double est, double actual) {
+  double e = std::max(est, 1.0), a = std::max(actual, 1.0);
+  return std::max(e / a, a / e);
+}
 
 namespace {
 
@@ -16,11 +22,6 @@ std::string rows_text(double r) {
   if (r >= 1e6) return fmt::format("{:.1f}M", r / 1e6);
   if (r >= 1e4) return fmt::format("{:.1f}k", r / 1e3);
   return fmt::format("{:.0f}", r);
-}
-
-double q_error(double est, double actual) {
-  double e = std::max(est, 1.0), a = std::max(actual, 1.0);
-  return std::max(e / a, a / e);
 }
 
 std::string distribution_text(const PhysicalOperator& op, const PlanContext& ctx) {
@@ -178,6 +179,23 @@ nlohmann::json explain_json(const CompiledQuery& cq, const ExecutedQuery* run, c
                            {"physical", physical_json(*c.physical, cq, run, mapping)}});
   }
   return j;
+}
+
+WorstQError worst_q_error(const CompiledQuery& cq, const ExecutedQuery& run) {
+  WorstQError worst;
+  std::function<void(const PhysicalOperator&)> walk = [&](const PhysicalOperator& op) {
+    if (auto a = observed_output(run, op)) {
+      const double q = q_error(op.estimated_rows, static_cast<double>(a->rows));
+      const bool counts = a->complete || static_cast<double>(a->rows) > op.estimated_rows;
+      if (counts && (worst.node == nullptr || q > worst.q_error)) {
+        worst = {q, &op, op.estimated_rows, a->rows, a->complete};
+      }
+    }
+    for (auto& c : op.children) walk(*c);
+  };
+  for (auto& c : cq.ctes) walk(*c.physical);
+  walk(*cq.physical);
+  return worst;
 }
 
 std::string plan_hash(const CompiledQuery& cq) {

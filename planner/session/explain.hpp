@@ -15,6 +15,21 @@ std::string explain_text(const CompiledQuery& cq, const ExecutedQuery* run, cons
 /// EXPLAIN as JSON (DESIGN.md section 8): {"logical": NODE, "physical": NODE}.
 nlohmann::json explain_json(const CompiledQuery& cq, const ExecutedQuery* run, const QueryMapping* mapping = nullptr);
 
+/// max(est/act, act/est), rows floored at 1: the q-error EXPLAIN ANALYZE shows (DESIGN.md section 8).
+double q_error(double estimated, double actual);
+
+/// The worst-estimated node of a run: the largest q-error over the physical nodes (CTEs included)
+/// that ran. A node cut short (LIMIT early exit) counts only when its lower bound already exceeds
+/// the estimate (its q-error is then a lower bound too). `node` is null when nothing ran.
+struct WorstQError {
+  double q_error = 1;
+  const PhysicalOperator* node = nullptr;
+  double estimated_rows = 0;
+  uint64_t actual_rows = 0;
+  bool complete = true;
+};
+WorstQError worst_q_error(const CompiledQuery& cq, const ExecutedQuery& run);
+
 /// A stable hash of the physical plan's shape and parameters (hex), to tell whether two
 /// attempts ran the same plan.
 std::string plan_hash(const CompiledQuery& cq);

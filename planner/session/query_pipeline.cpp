@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <set>
 
 #include "planner/common/elapsed.hpp"
@@ -176,6 +177,44 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
     out.exec->builder.reset();
   }
   return out;
+}
+
+double plan_cost(const CompiledQuery& cq) {
+  double total = cq.physical ? std::max(0.0, cq.physical->subtree_cost) : 0;
+  for (auto& c : cq.ctes) total += c.physical ? std::max(0.0, c.physical->subtree_cost) : 0;
+  return total;
+}
+
+double plan_cost_observed(CompiledQuery& cq, const ExecutedQuery& run, const Settings& settings) {
+  struct Saved {
+    PhysicalOperator* op;
+    double rows;
+    PlanCost own;
+    double subtree;
+  };
+  std::vector<Saved> saved;
+  std::function<void(PhysicalOperator&)> observe = [&](PhysicalOperator& op) {
+    saved.push_back({&op, op.estimated_rows, op.own_cost, op.subtree_cost});
+    if (auto a = observed_output(run, op)) {
+      const double rows = static_cast<double>(a->rows);
+      op.estimated_rows = a->complete ? rows : std::max(op.estimated_rows, rows);
+    }
+    for (auto& c : op.children) observe(*c);
+  };
+  for (auto& c : cq.ctes) observe(*c.physical);
+  observe(*cq.physical);
+  CostModelOptions costs;
+  costs.workers = settings.effective_workers();
+  costs.memory_limit = std::numeric_limits<int64_t>::max();  // it ran within its budget
+  for (auto& c : cq.ctes) annotate_costs(*c.physical, cq.ctx, costs);
+  annotate_costs(*cq.physical, cq.ctx, costs);
+  const double total = plan_cost(cq);
+  for (auto& s : saved) {
+    s.op->estimated_rows = s.rows;
+    s.op->own_cost = s.own;
+    s.op->subtree_cost = s.subtree;
+  }
+  return total;
 }
 
 std::map<NodeId, const PhysicalOperator*> implementing_operators(const CompiledQuery& cq) {

@@ -95,6 +95,16 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& ctx,
                            const std::vector<const PhysicalOperator*>& ctes, const std::vector<ColumnId>& outputs,
                            const Settings& settings, QueryLimits* limits, FaultInjection* fault = nullptr);
 
+/// The plan's predicted cost: the root's subtree cost plus every materialized CTE's (cost units:
+/// planner/physical/physical_cost.hpp).
+double plan_cost(const CompiledQuery& cq);
+/// The same plan's cost re-estimated with what `run` observed: every node that ran is costed with
+/// the rows it produced (a node cut short: the larger of its estimate and its lower bound), the
+/// others keep their estimates. The run succeeded under its memory budget, so no overflow penalty
+/// applies. Used to compare a re-plan made with the observations against the plan that made them on
+/// the same information. The plan's estimates and costs are restored before it returns.
+double plan_cost_observed(CompiledQuery& cq, const ExecutedQuery& run, const Settings& settings);
+
 /// For each logical node of the query's plans (CTE bodies included), the physical operator that
 /// implements it: the top-most one whose `logical_id` names it (it produces exactly the node's rows).
 std::map<NodeId, const PhysicalOperator*> implementing_operators(const CompiledQuery& cq);

@@ -91,7 +91,7 @@ StatementResult Session::run_analyze(const sql::AnalyzeStatement& stmt, const st
   return result;
 }
 
-StatementResult Session::run_script(const std::string& sql, bool explain, bool analyze) {
+StatementResult Session::run_script(const std::string& sql, bool explain, bool analyze, bool reoptimize) {
   StatementResult result;
   std::vector<sql::StatementPtr> stmts;
   // The library's exception boundary: whatever escapes a stage (an Error, std::bad_alloc, a std exception from an
@@ -129,11 +129,13 @@ StatementResult Session::run_script(const std::string& sql, bool explain, bool a
       const sql::Query* q;
       if (stmt->is<sql::ExplainStatement>()) {
         result.is_explain = true;
-        result.analyze = stmt->as<sql::ExplainStatement>().analyze || analyze;
+        result.reoptimization = stmt->as<sql::ExplainStatement>().reoptimization || reoptimize;
+        result.analyze = stmt->as<sql::ExplainStatement>().analyze || analyze || result.reoptimization;
         q = stmt->as<sql::ExplainStatement>().query.get();
       } else {
         result.is_explain = explain;
-        result.analyze = analyze;
+        result.reoptimization = explain && reoptimize;
+        result.analyze = analyze || result.reoptimization;
         q = stmt->as<sql::SelectStatement>().query.get();
       }
       // The stats scopes this statement reads and feeds; the query scope holds its attempt chain.
@@ -144,6 +146,7 @@ StatementResult Session::run_script(const std::string& sql, bool explain, bool a
       in.side_effect_free = true;
       in.scopes = scopes(query_scope, result.warnings);
       in.warnings = &result.warnings;
+      in.reoptimize = result.reoptimization;  // run, then plan again with what the run observed
       runner_->run(in, result);
       if (result.error) return result;
     } catch (...) {

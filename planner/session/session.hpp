@@ -45,7 +45,8 @@ class Session {
 
   /// Runs each statement in order; returns the result of the last non-SET statement (an error
   /// ends the script there). `explain`: treat queries as EXPLAIN (with `analyze`: EXPLAIN ANALYZE).
-  StatementResult run_script(const std::string& sql, bool explain = false, bool analyze = false);
+  StatementResult run_script(const std::string& sql, bool explain = false, bool analyze = false,
+                             bool reoptimize = false);
 
  private:
   /// Analyzes the table named by `stmt` (every catalog table if none) again and persists the statistics.

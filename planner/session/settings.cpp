@@ -25,7 +25,8 @@ std::vector<std::string> setting_names() {
           "stats_scope", "stats_max_drift", "cardinality", "oracle_max_subplans", "oracle_subplan_timeout",
           "oracle_subplan_memory_limit", "reexec_strategies",
           "reexec_max_attempts", "reexec_time_budget", "reexec_overlay", "reexec_overlay.<ERROR_CODE>",
-          "fault_injection"};
+          "reexec_qerror_threshold", "reexec_min_gain", "reexec_on_misestimate", "reexec_slow_factor",
+          "reexec_slow_ms", "regression_guard", "fault_injection"};
 }
 
 std::vector<std::string> reexec_strategy_names() { return {"reoptimize", "overlay", "retry", "misestimate", "slow"}; }
@@ -241,6 +242,52 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
     parse_overlay(s, value);
     if (value.empty()) s.reexec_overlay_by_code.erase(code);
     else s.reexec_overlay_by_code[code] = value;
+  } else if (name == "reexec_qerror_threshold" || name == "reexec_min_gain" || name == "reexec_slow_factor") {
+    std::string v = value;
+    double mult = 1;
+    const bool gain = name == "reexec_min_gain";
+    if (gain && !v.empty() && v.back() == '%') {
+      v.pop_back();
+      mult = 0.01;
+    }
+    const char* expected = gain ? "a fraction from 0 to 1 such as 0.2, or a percentage such as 20%"
+                           : name == "reexec_slow_factor" ? "a number >= 1 such as 4 (0 = off)"
+                                                          : "a number >= 1 such as 10";
+    double x = 0;
+    try {
+      size_t used;
+      x = std::stod(v, &used) * mult;
+      if (used != v.size()) bad(expected);
+    } catch (const Error&) {
+      throw;
+    } catch (...) {
+      bad(expected);
+    }
+    if (gain) {
+      if (!(x >= 0 && x <= 1)) bad(expected);
+      s.reexec_min_gain = x;
+    } else if (name == "reexec_slow_factor") {
+      if (!(x == 0 || (x >= 1 && x <= 1e6))) bad(expected);
+      s.reexec_slow_factor = x;
+    } else {
+      if (!(x >= 1 && x <= 1e12)) bad(expected);
+      s.reexec_qerror_threshold = x;
+    }
+  } else if (name == "reexec_on_misestimate") {
+    std::string v = lower(value);
+    if (v != "learn" && v != "rerun")
+      bad("learn (record what was observed; the next run plans better) or rerun (run the better plan now)");
+    s.reexec_on_misestimate = v;
+  } else if (name == "reexec_slow_ms") {
+    int64_t ms = 0;
+    if (lower(value) == "off" || lower(value) == "none") ms = -1;
+    else if (!parse_duration_ms(value, ms)) bad("a duration such as 500ms or 5s (0 = every attempt; off = none)");
+    s.reexec_slow_ms = ms;
+  } else if (name == "regression_guard") {
+    std::string v = lower(value);
+    if (v == "true" || v == "on" || v == "1") s.regression_guard = true;
+    else if (v == "false" || v == "off" || v == "0") s.regression_guard = false;
+    else bad("on or off");
   } else if (name == "fault_injection") {
     s.fault_injection = parse_fault_spec(value);
   } else if (name == "mapper_strict") {

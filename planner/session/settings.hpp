@@ -51,6 +51,20 @@ struct Settings {
   /// error code (key: the code's name, e.g. MEMORY_LIMIT_EXCEEDED) to an attempt answering that error.
   std::string reexec_overlay;
   std::map<std::string, std::string> reexec_overlay_by_code;
+  /// misestimate: a successful attempt whose worst q-error exceeds this is re-planned with what it observed.
+  double reexec_qerror_threshold = 10;
+  /// misestimate, slow: the re-plan counts only when its predicted cost is lower than the previous plan's
+  /// (re-estimated with the rows it was observed to produce) by more than this fraction.
+  double reexec_min_gain = 0.2;
+  /// misestimate, slow: "learn" (only record; the next run plans better) or "rerun" (run the better plan now).
+  std::string reexec_on_misestimate = "learn";
+  /// slow: an attempt is slow when its elapsed time exceeds this factor times the time its cost predicts
+  /// (0 = off), or exceeds reexec_slow_ms when that is set.
+  double reexec_slow_factor = 4;
+  int64_t reexec_slow_ms = -1;  ///< -1 = off (then reexec_slow_factor decides); 0 = every attempt is slow
+  /// Remember each plan's time per query template; plan a template's demoted plan (> 10 % slower than the
+  /// best known plan) with the best plan's statistics instead (docs/reexec.md).
+  bool regression_guard = true;
   /// Tests: a fault the executor injects (planner/exec/fault_injection.hpp).
   FaultSpec fault_injection;
 

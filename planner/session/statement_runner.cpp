@@ -8,17 +8,64 @@
 #include "planner/session/plan_mapping.hpp"
 #include "planner/session/stats_collection.hpp"
 #include "stats_store/layered_stats_source.hpp"
+#include "stats_store/signature_aggregate.hpp"
 
 namespace hindsight {
 
 namespace {
 
-
-
 void take_warnings(const StatementInput& in) {
   for (auto* scope : in.scopes)
     for (auto& w : scope->take_warnings())
       if (in.warnings) in.warnings->push_back(std::move(w));
+}
+
+std::string template_of(const CompiledQuery& cq) { return cq.signer->sign(*cq.logical).templ.hex(); }
+
+/// The regression guard, on attempt 1's plan: demoted against the best known plan of its template?
+/// Then plan again with the best plan's answers replayed (and nothing else), and run that plan when
+/// it is the best plan again.
+void guard_against_regression(const StatementInput& in, AttemptRun& run) {
+  if (run.number != 1 || !run.settings.regression_guard || run.settings.cardinality == "oracle" || in.scopes.empty() ||
+      !run.compiled || !run.compiled->signer)
+    return;
+  const std::string templ = template_of(*run.compiled);
+  std::vector<std::vector<stats::PlanRecord>> per_scope;
+  for (auto* scope : in.scopes) per_scope.push_back(scope->plan_history(templ));
+  const auto history = merge_plan_histories(per_scope);
+  const std::vector<stats::PlannedAnswer>* best_answers = nullptr;
+  auto report = demotion(history, plan_hash(*run.compiled), &best_answers);
+  if (!report || !best_answers) return;
+  std::shared_ptr<const stats::RecordingStatsSource> replayed;
+  StatsProvider replay = [&](const std::vector<stats::TableVersion>&) -> std::shared_ptr<const stats::StatsSource> {
+    replayed = std::make_shared<stats::RecordingStatsSource>(std::make_shared<stats::ReplayStatsSource>(*best_answers));
+    return replayed;
+  };
+  auto again = compile_query(in.db, in.query, in.sql, run.settings, true, replay, run.limits.get());
+  report->replanned_plan = plan_hash(*again);
+  report->applied = report->replanned_plan == report->best_plan;
+  if (report->applied) {
+    run.compiled = std::move(again);
+    run.answers = std::move(replayed);
+  }
+  if (in.warnings) in.warnings->push_back(report->describe());
+  run.guard = std::move(report);
+}
+
+/// A successful run's time, for the regression guard (every scope remembers it).
+void record_plan_time(const StatementInput& in, const AttemptRun& run) {
+  if (in.scopes.empty() || !run.answers || !run.compiled || !run.compiled->signer) return;
+  // An oracle plan is planned on counts no other run has: it is not a plan the guard could plan again.
+  if (run.settings.cardinality == "oracle") return;
+  stats::PlanRun pr;
+  pr.template_signature = template_of(*run.compiled);
+  pr.plan_hash = plan_hash(*run.compiled);
+  pr.elapsed_ms = run.executed.elapsed_ms;
+  pr.at_unix_ms = stats::unix_now_ms();
+  constexpr size_t kShownQueryChars = 2000;
+  pr.query_text = in.sql.substr(0, kShownQueryChars);
+  pr.answers = run.answers->answers();
+  for (auto* scope : in.scopes) scope->record_plan_run(pr);
 }
 
 }  // namespace
@@ -34,6 +81,8 @@ Attempt AttemptRun::report() const {
   a.number = number;
   a.error = error;
   a.reexec_reason = reexec_reason;
+  a.reexec_decision = reexec_decision;
+  a.reexec_decision_quiet = reexec_decision_quiet;
   a.plan_hash = compiled ? plan_hash(*compiled) : "";
   if (aborted) return a;  // as before the runner existed: a stage that threw reports no timings
   a.elapsed_ms = executed.elapsed_ms;
@@ -58,8 +107,11 @@ void plan_attempt(const StatementInput& in, AttemptRun& run) {
         auto layered = std::make_shared<stats::LayeredStatsSource>();
         layered->add(oracle);
         for (auto* scope : in.scopes) layered->add(scope->snapshot(tables, run.settings.stats_max_drift));
+        // What the planning is told is remembered with the plan's time (the regression guard replays it).
+        auto recorder = std::make_shared<stats::RecordingStatsSource>(std::move(layered));
+        run.answers = recorder;
         run.stats_ms += ms_since(t0);
-        return layered;
+        return recorder;
       };
     run.compiled = compile_query(in.db, in.query, in.sql, run.settings, true, provider, run.limits.get());
     take_warnings(in);
@@ -72,6 +124,7 @@ void plan_attempt(const StatementInput& in, AttemptRun& run) {
       if (report.capped() && in.warnings) in.warnings->push_back(report.describe());
       run.oracle = report;
     }
+    guard_against_regression(in, run);
   } catch (...) {
     run.error = with_excerpt(current_exception_as_error(), in.sql);
     run.aborted = true;
@@ -95,6 +148,11 @@ void execute_attempt(const StatementInput& in, AttemptRun& run) {
     if (run.executed.error) {
       run.executed.error = with_excerpt(*run.executed.error, in.sql);
       run.error = run.executed.error;
+    } else {
+      const auto t0 = std::chrono::steady_clock::now();
+      record_plan_time(in, run);
+      take_warnings(in);
+      run.stats_ms += ms_since(t0);
     }
   } catch (...) {
     run.error = with_excerpt(current_exception_as_error(), in.sql);
@@ -104,6 +162,7 @@ void execute_attempt(const StatementInput& in, AttemptRun& run) {
 
 void record_attempt(AttemptRun& run, StatementResult& result) {
   if (run.reported()) result.attempts.push_back(run.report());
+  if (run.guard && !result.regression_guard) result.regression_guard = run.guard;
   if (run.observed) {
     result.observed.push_back(std::move(*run.observed));
     run.observed.reset();

@@ -6,6 +6,8 @@
 
 #include "planner/session/oracle.hpp"
 #include "planner/session/query_pipeline.hpp"
+#include "planner/session/regression_guard.hpp"
+#include "stats_store/plan_history.hpp"
 #include "stats_store/runtime_stats.hpp"
 
 namespace hindsight {
@@ -17,6 +19,11 @@ struct Attempt {
   double elapsed_ms = 0;
   std::string plan_hash;      ///< empty when the query did not get as far as a plan
   std::string reexec_reason;  ///< why this attempt was made (empty for the first)
+  /// What re-execution decided after this attempt when it made no further attempt of it: a misestimate
+  /// learned, a re-plan that did not change or gained too little (empty: nothing decided).
+  std::string reexec_decision;
+  /// The decision changed nothing (the re-plan gave the same plan): JSON only, not a stderr line.
+  bool reexec_decision_quiet = false;
   double plan_ms = 0;         ///< compiling (table loads included)
   /// Time the stats scopes took: reading them before planning, and mapping, collecting and
   /// recording what the attempt observed after it ran (part of neither plan_ms nor elapsed_ms).
@@ -30,6 +37,7 @@ struct Attempt {
 struct StatementResult {
   bool is_explain = false;
   bool analyze = false;
+  bool reoptimization = false;  ///< EXPLAIN REOPTIMIZATION (explain --reoptimize): see `reoptimized`
   /// An ANALYZE statement: `compiled` only names the result columns (table, rows, columns, seconds; no plans,
   /// no signatures) and `executed` holds one row per analyzed table.
   bool is_analyze_statement = false;
@@ -43,6 +51,13 @@ struct StatementResult {
   std::optional<OracleReport> oracle;
   /// Warnings of the stats scopes (a store that could not be opened, read or written), each once.
   std::vector<std::string> warnings;
+  /// EXPLAIN REOPTIMIZATION: the plan made after the run with what it observed (null: not asked, or
+  /// the re-plan failed) and what changed against the plan that ran (describe_plan_change; empty:
+  /// the same joins).
+  std::unique_ptr<CompiledQuery> reoptimized;
+  std::string reoptimize_change;
+  /// The regression guard found the first attempt's plan demoted (settings.regression_guard).
+  std::optional<RegressionGuardReport> regression_guard;
   bool ok() const { return !error; }
 };
 
@@ -65,6 +80,8 @@ struct StatementInput {
   /// innermost first; [0] is the statement's query scope (one attempt chain), empty with stats off.
   std::vector<stats::StatsRepository*> scopes;
   std::vector<std::string>* warnings = nullptr;  ///< the script's warnings (the scopes' go here)
+  /// EXPLAIN REOPTIMIZATION: after the run, plan again with what it observed (StatementResult::reoptimized).
+  bool reoptimize = false;
 };
 
 /// One attempt of a statement: planned (and, unless a plain EXPLAIN, executed) under `settings`.
@@ -82,6 +99,11 @@ struct AttemptRun {
   std::optional<stats::AttemptStats> observed;  ///< what it recorded into the scopes
   double stats_ms = 0;
   std::string reexec_reason;                 ///< why this attempt was made (empty for the first)
+  std::string reexec_decision;               ///< see Attempt::reexec_decision
+  bool reexec_decision_quiet = false;
+  /// Every answer this attempt's planning got from the scopes (what the regression guard replays).
+  std::shared_ptr<const stats::RecordingStatsSource> answers;
+  std::optional<RegressionGuardReport> guard;  ///< attempt 1: the regression guard's finding
   bool aborted = false;  ///< a stage threw (compilation, or mapping/collecting after the run)
   /// Whether users see this attempt: it ran, or it failed.
   bool reported() const { return executed_run || error.has_value(); }
@@ -90,9 +112,12 @@ struct AttemptRun {
 };
 
 /// Plans attempt `run.number` under `run.settings` (with cardinality = oracle: counts, then plans
-/// again), asking the scopes once. Never throws: a failure lands in `run.error` (with its excerpt).
+/// again), asking the scopes once. Attempt 1 goes past the regression guard: a plan of its template
+/// that ran more than 10 % slower than the best known one is planned again with the best plan's
+/// statistics (`run.guard`, a warning). Never throws: a failure lands in `run.error` (with its excerpt).
 void plan_attempt(const StatementInput& in, AttemptRun& run);
-/// Executes the planned attempt, then maps, collects and records what it observed into every scope.
+/// Executes the planned attempt, then maps, collects and records what it observed into every scope
+/// (a successful run also records its plan's time for the regression guard).
 /// Never throws (a failure lands in `run.error`).
 void execute_attempt(const StatementInput& in, AttemptRun& run);
 /// Appends the attempt's Attempt (when reported()) and its observations to `result`.

@@ -406,7 +406,7 @@ struct Query : AstNode {
 enum class StatementType {
   Select,   ///< SelectStatement: a query
   Set,      ///< SetStatement: SET name = value
-  Explain,  ///< ExplainStatement: EXPLAIN [ANALYZE] query
+  Explain,  ///< ExplainStatement: EXPLAIN [ANALYZE | REOPTIMIZATION] query
   Analyze,  ///< AnalyzeStatement: ANALYZE [table]
 };
 
@@ -444,6 +444,8 @@ struct ExplainStatement : Statement {
   static constexpr StatementType kType = StatementType::Explain;
   ExplainStatement() : Statement(kType) {}
   bool analyze = false;
+  /// EXPLAIN REOPTIMIZATION: run the query, plan it again with what it observed, show that plan.
+  bool reoptimization = false;
   QueryPtr query;
 };
 

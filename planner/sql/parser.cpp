@@ -181,9 +181,10 @@ StatementPtr Parser::parse_statement() {
     auto s = make<ExplainStatement>(start);
     advance();
     s->analyze = accept_kw("ANALYZE") || accept_kw("ANALYSE");
+    if (!s->analyze) s->reoptimization = accept_kw("REOPTIMIZATION");
     if (!starts_query()) {
       note_expected("a query");
-      fail_unexpected(s->analyze ? "a query" : "ANALYZE or a query");
+      fail_unexpected(s->analyze || s->reoptimization ? "a query" : "ANALYZE, REOPTIMIZATION or a query");
     }
     s->query = parse_query();
     stmt = std::move(s);

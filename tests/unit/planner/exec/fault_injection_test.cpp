@@ -65,5 +65,26 @@ TEST(FaultInjectionTest, TheExecutorRaisesItTypedAndNamingTheOperator) {
   EXPECT_FALSE(ok.executed.fault_fired);
 }
 
+TEST(FaultInjectionTest, ADelayFaultSlowsTheAttemptDownWithoutFailingIt) {
+  FaultSpec spec = parse_fault_spec("operator=HashJoinBuild;after_rows=10;delay_ms=150;times=2");
+  EXPECT_EQ(spec.delay_ms, 150);
+  EXPECT_EQ(describe_fault_spec(spec), "operator=HashJoinBuild;after_rows=10;delay_ms=150;times=2");
+  expect_error([] { parse_fault_spec("operator=TableScan;delay_ms=5;error=TRANSIENT"); }, ErrorCode::TYPE_ERROR);
+  expect_error([] { parse_fault_spec("operator=TableScan;delay_ms=0"); }, ErrorCode::TYPE_ERROR);
+  Settings s;
+  s.workers = 2;
+  s.stats_scope = Settings::StatsScope::Off;
+  s.fault_injection = spec;
+  const char* sql = "SELECT count(*) FROM orders JOIN customer ON o_custkey = c_custkey";
+  auto r = testing::run(sql, s);
+  ASSERT_TRUE(r.ok()) << r.error->format();
+  EXPECT_TRUE(r.executed.fault_fired);
+  EXPECT_GE(r.executed.elapsed_ms, 150.0);
+  s.fault_injection = {};
+  auto plain = testing::run(sql, s);
+  EXPECT_EQ(plain.executed.batches.at(0).columns.at(0).get(0).to_string(),
+            r.executed.batches.at(0).columns.at(0).get(0).to_string());
+}
+
 }  // namespace
 }  // namespace hindsight

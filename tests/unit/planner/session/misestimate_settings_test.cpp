@@ -1,0 +1,53 @@
+// The settings of misestimate, slow and the regression guard (docs/reexec.md).
+#include <gtest/gtest.h>
+
+#include "planner/session/settings.hpp"
+#include "tests/unit/planner/tpch_fixture.hpp"
+
+namespace hindsight {
+namespace {
+
+using testing::expect_error;
+
+TEST(MisestimateSettingsTest, DefaultsParseAndBadValuesAreRefused) {
+  Settings s;
+  EXPECT_EQ(s.reexec_qerror_threshold, 10);
+  EXPECT_DOUBLE_EQ(s.reexec_min_gain, 0.2);
+  EXPECT_EQ(s.reexec_on_misestimate, "learn");
+  EXPECT_EQ(s.reexec_slow_factor, 4);
+  EXPECT_EQ(s.reexec_slow_ms, -1);
+  EXPECT_TRUE(s.regression_guard);
+
+  apply_setting(s, "reexec_qerror_threshold", "25");
+  EXPECT_EQ(s.reexec_qerror_threshold, 25);
+  apply_setting(s, "reexec_min_gain", "35%");
+  EXPECT_DOUBLE_EQ(s.reexec_min_gain, 0.35);
+  apply_setting(s, "reexec_min_gain", "0.5");
+  EXPECT_DOUBLE_EQ(s.reexec_min_gain, 0.5);
+  apply_setting(s, "reexec_on_misestimate", "RERUN");
+  EXPECT_EQ(s.reexec_on_misestimate, "rerun");
+  apply_setting(s, "reexec_slow_factor", "0");
+  EXPECT_EQ(s.reexec_slow_factor, 0);
+  apply_setting(s, "reexec_slow_ms", "2s");
+  EXPECT_EQ(s.reexec_slow_ms, 2000);
+  apply_setting(s, "reexec_slow_ms", "0");
+  EXPECT_EQ(s.reexec_slow_ms, 0);
+  apply_setting(s, "reexec_slow_ms", "off");
+  EXPECT_EQ(s.reexec_slow_ms, -1);
+  apply_setting(s, "regression_guard", "off");
+  EXPECT_FALSE(s.regression_guard);
+
+  expect_error([&] { apply_setting(s, "reexec_qerror_threshold", "0.5"); }, ErrorCode::TYPE_ERROR);
+  expect_error([&] { apply_setting(s, "reexec_qerror_threshold", "ten"); }, ErrorCode::TYPE_ERROR);
+  expect_error([&] { apply_setting(s, "reexec_min_gain", "120%"); }, ErrorCode::TYPE_ERROR);
+  expect_error([&] { apply_setting(s, "reexec_min_gain", "-0.1"); }, ErrorCode::TYPE_ERROR);
+  expect_error([&] { apply_setting(s, "reexec_on_misestimate", "maybe"); }, ErrorCode::TYPE_ERROR);
+  expect_error([&] { apply_setting(s, "reexec_slow_factor", "0.5"); }, ErrorCode::TYPE_ERROR);
+  expect_error([&] { apply_setting(s, "reexec_slow_ms", "-5"); }, ErrorCode::TYPE_ERROR);
+  expect_error([&] { apply_setting(s, "regression_guard", "sometimes"); }, ErrorCode::TYPE_ERROR);
+  // Re-execution settings apply to the whole statement, never as an overlay.
+  expect_error([&] { parse_overlay(s, "reexec_min_gain=0.5"); }, ErrorCode::TYPE_ERROR);
+}
+
+}  // namespace
+}  // namespace hindsight
