@@ -9,7 +9,8 @@
 namespace hindsight {
 
 /// Reads this worker's buckets of a table (buckets b with b % workers == worker; the single bucket of a
-/// Replicated table on every worker) in slices of kBatchSize rows.
+/// Replicated table on every worker) in slices of kBatchSize rows. The filter is
+/// evaluated on the table's columns in place; only the rows it keeps are copied into the output.
 /// Output: the projected table columns, in `columns` order. `filter` (over that projected layout, may be null)
 /// keeps rows where it is TRUE; `limit` >= 0 stops this instance after that many output rows.
 class TableScanOp : public ExecOperator {
@@ -29,7 +30,7 @@ class TableScanOp : public ExecOperator {
   size_t bucket_pos_ = 0;        ///< index into buckets_
   size_t row_pos_ = 0;           ///< next row within the current bucket
   int64_t produced_ = 0;
-  Batch slice_;
+  std::vector<const ColumnVector*> view_;  ///< the current bucket's projected columns, read in place by the filter
   std::vector<uint32_t> sel_;
 };
 
