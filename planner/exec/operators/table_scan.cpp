@@ -9,17 +9,19 @@
 namespace hindsight {
 
 TableScanOp::TableScanOp(ExecContext* ctx, int worker, TablePtr table, std::vector<int> columns, ExprPtr filter,
-                         int64_t limit)
+                         int64_t limit, size_t produced)
     : ExecOperator("TableScan", ctx, worker),
       table_(std::move(table)),
       columns_(std::move(columns)),
+      produced_columns_(std::min(produced, columns_.size())),
       filter_(std::move(filter)),
       limit_(limit) {
   HS_ASSERT(table_ != nullptr, "TableScanOp without a table");
-  for (int c : columns_) {
+  HS_ASSERT(filter_ != nullptr || produced_columns_ == columns_.size(), "a scan reads columns only for its filter");
+  for (int c : columns_)
     HS_ASSERT(c >= 0 && static_cast<size_t>(c) < table_->def.columns.size(), "scan column out of range");
-    output_types_.push_back(table_->def.columns[static_cast<size_t>(c)].type);
-  }
+  for (size_t i = 0; i < produced_columns_; ++i)
+    output_types_.push_back(table_->def.columns[static_cast<size_t>(columns_[i])].type);
   const size_t workers = static_cast<size_t>(std::max(ctx->workers, 1));
   if (table_->def.distribution == DistributionKind::Replicated) {
     if (!table_->buckets.empty()) buckets_.push_back(0);
@@ -53,9 +55,9 @@ bool TableScanOp::next_impl(Batch& out) {
       if (limit_ >= 0 && static_cast<int64_t>(sel_.size()) > limit_ - produced_)
         sel_.resize(static_cast<size_t>(limit_ - produced_));
       if (sel_.size() == end - begin) {
-        for (size_t c = 0; c < columns_.size(); ++c) append_range(out.columns[c], *view_[c], begin, end);
+        for (size_t c = 0; c < produced_columns_; ++c) append_range(out.columns[c], *view_[c], begin, end);
       } else {
-        for (size_t c = 0; c < columns_.size(); ++c) out.columns[c].append_selected(*view_[c], sel_);
+        for (size_t c = 0; c < produced_columns_; ++c) out.columns[c].append_selected(*view_[c], sel_);
       }
       out.rows = sel_.size();
     } else {
