@@ -2,8 +2,8 @@
 """Differential test: run every query of the corpus on Hindsight and on SQLite, compare results.
 
     run_differential.py --bin build/hindsight --sf 0.01 [--skew 1] [--seed S] --workdir DIR
-                        [--only REGEX] [--jobs N] [--timeout SEC] [--set k=v]... [--gen-only]
-                        [QUERY_DIR ...]
+                        [--only REGEX] [--jobs N] [--timeout SEC] [--set k=v]... [--workers N,M]
+                        [--gen-only] [QUERY_DIR ...]
 
 Data. `hindsight gen tpch --sf F [--skew Z] [--seed S] --out DIR` runs once per workdir; when
 DIR/catalog.json exists the data is reused (a stamp file DIR/.differential-gen.json records the
@@ -16,6 +16,8 @@ Queries. Every `*.sql` file of the query folders (default: tpch/ and extra/ besi
 except the `*.sqlite.sql` twins. Hindsight runs `query --format json -f FILE`; SQLite runs the twin
 `NAME.sqlite.sql` when it exists (dialect differences: date arithmetic, EXTRACT, SUBSTRING...),
 else the same text. `--only REGEX` keeps the queries whose name or path matches (re.search).
+`--workers 1,3` runs each query on Hindsight once per worker count (`--set workers=N`) and compares
+every run with one SQLite run of the query (SQLite is the slow side at SF 0.1).
 
 Comparison, in this order.
  1. Hindsight must answer per the CLI contract: a JSON object on stdout, status "ok" with exit code
@@ -80,6 +82,9 @@ def parse_args(argv):
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per query and engine (default 120)")
     p.add_argument("--set", dest="sets", action="append", default=[], metavar="k=v",
                    help="passed to every hindsight query as --set k=v")
+    p.add_argument("--workers", default=None, metavar="N,M",
+                   help="run every query on Hindsight once per worker count (--set workers=N), each compared "
+                        "with one SQLite run of it")
     p.add_argument("--gen-only", action="store_true", help="only make sure the data exists")
     p.add_argument("queries", nargs="*", help="query folders (default: tpch/ and extra/ beside this script)")
     return p.parse_args(argv)
@@ -170,14 +175,14 @@ def run_sqlite_with_deadline(conn: sqlite3.Connection, sql: str, timeout: float)
 
 
 def check_query(name: str, path: str, hs: hh.HindsightResult, conn: sqlite3.Connection,
-                timeout: float) -> tuple[bool, str]:
+                timeout: float, sqlite_result=None) -> tuple[bool, str]:
     hs_sql = read(path)
     twin = hh.sqlite_twin(path)
-    try:
-        sq_names, sq_rows, sq_ms = run_sqlite_with_deadline(conn, read(twin), timeout)
-    except sqlite3.Error as e:
-        why = "timed out" if "interrupt" in str(e).lower() else f"error: {e}"
-        return False, f"FAIL {name}: sqlite {why} (in {os.path.basename(twin)}; a corpus defect)"
+    if sqlite_result is None:
+        sqlite_result = sqlite_reference(conn, twin, timeout)
+    if isinstance(sqlite_result, str):
+        return False, f"FAIL {name}: {sqlite_result}"
+    sq_names, sq_rows, sq_ms = sqlite_result
     if hs.contract_problems:
         return False, f"FAIL {name}: CLI contract: {'; '.join(hs.contract_problems)}"
     if not hs.ok:
@@ -187,6 +192,15 @@ def check_query(name: str, path: str, hs: hh.HindsightResult, conn: sqlite3.Conn
         return False, f"FAIL {name}: {cmp.message}"
     note = f"; {cmp.note}" if cmp.note else ""
     return True, f"ok {name} ({len(hs.rows)} rows, hs {hs.wall_ms:.0f} ms, sqlite {sq_ms:.0f} ms{note})"
+
+
+def sqlite_reference(conn: sqlite3.Connection, twin: str, timeout: float):
+    """(column names, rows, ms) of the query's SQLite twin, or why there are none."""
+    try:
+        return run_sqlite_with_deadline(conn, read(twin), timeout)
+    except sqlite3.Error as e:
+        why = "timed out" if "interrupt" in str(e).lower() else f"error: {e}"
+        return f"sqlite {why} (in {os.path.basename(twin)}; a corpus defect)"
 
 
 def main(argv=None) -> int:
@@ -210,12 +224,20 @@ def main(argv=None) -> int:
     conn = hh.open_memory_sqlite(data)
     print(f"sqlite: loaded {data} in {time.perf_counter() - t0:.1f} s", flush=True)
 
+    # One Hindsight run per query and worker count; one SQLite run per query, shared by its worker counts.
+    worker_counts = [w.strip() for w in args.workers.split(",") if w.strip()] if args.workers else [None]
+    runs = [(name, path, w) for name, path in queries for w in worker_counts]
     passed = failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        futures = [pool.submit(hh.run_hindsight_query, args.bin, data, file=path, sets=args.sets,
-                               timeout=args.timeout) for _, path in queries]
-        for (name, path), fut in zip(queries, futures):
-            ok, line = check_query(name, path, fut.result(), conn, args.timeout)
+        futures = [pool.submit(hh.run_hindsight_query, args.bin, data, file=path,
+                               sets=args.sets + ([f"workers={w}"] if w else []), timeout=args.timeout)
+                   for _, path, w in runs]
+        reference: dict[str, object] = {}
+        for (name, path, w), fut in zip(runs, futures):
+            if path not in reference:
+                reference[path] = sqlite_reference(conn, hh.sqlite_twin(path), args.timeout)
+            ok, line = check_query(name if w is None else f"{name} (workers={w})", path, fut.result(), conn,
+                                   args.timeout, reference[path])
             print(line, flush=True)
             passed += ok
             failed += not ok
