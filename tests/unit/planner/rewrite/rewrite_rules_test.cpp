@@ -79,6 +79,28 @@ TEST(SimplifyPredicatesTest, FactorsConjunctsCommonToEveryOrBranch) {
   EXPECT_NE(plan.find("Join type=[inner] condition=[p_partkey = l_partkey"), std::string::npos) << plan;
 }
 
+// TPC-H Q7's nation pair: an OR whose every branch holds each nation's n_name to a constant implies an IN list on
+// each nation alone, which reaches that nation's scan; the OR itself stays (as the condition joining the two).
+TEST(SimplifyPredicatesTest, AnOrImpliesAnInListOnAColumnEveryBranchConstrains) {
+  std::string plan = logical(
+      "SELECT count(*) FROM nation n1, nation n2 WHERE (n1.n_name = 'FRANCE' AND n2.n_name = 'GERMANY') OR "
+      "(n1.n_name = 'GERMANY' AND n2.n_name = 'FRANCE')");
+  EXPECT_NE(plan.find("filter=[n_name IN ('FRANCE', 'GERMANY')]"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("filter=[n_name IN ('GERMANY', 'FRANCE')]"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("n_name = 'FRANCE' AND n_name = 'GERMANY' OR n_name = 'GERMANY' AND n_name = 'FRANCE'"),
+            std::string::npos)
+      << plan;
+  // IN lists and equalities merge; a column some branch leaves free implies nothing.
+  plan = logical(
+      "SELECT count(*) FROM part WHERE (p_brand = 'Brand#12' AND p_size < 5) OR "
+      "(p_brand IN ('Brand#23', 'Brand#12') AND p_container = 'SM BOX')");
+  EXPECT_NE(plan.find("p_brand IN ('Brand#12', 'Brand#23')"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("p_container IN"), std::string::npos) << plan;
+  // A column the WHERE clause already holds to a constant gets nothing more (the OR is absorbed or weaker).
+  plan = logical("SELECT n_name FROM nation WHERE n_regionkey = 1 AND (n_regionkey = 2 OR n_regionkey = 1)");
+  EXPECT_EQ(plan.find("IN ("), std::string::npos) << plan;
+}
+
 TEST(ReorderInnerJoinsTest, AvoidsCrossProductsOfCommaJoins) {
   // part and supplier are not connected: the written order would cross them.
   std::string plan = logical(
