@@ -5,6 +5,7 @@
 # Test data is generated once per build tree by two fixture tests and reused by later runs:
 #   testdata/tpch-sf0.01        hindsight gen tpch --sf 0.01            (differential_uniform, sql_files)
 #   testdata/tpch-sf0.01-skew1  hindsight gen tpch --sf 0.01 --skew 1   (differential_skewed)
+#   testdata/tpch-sf0.1         hindsight gen tpch --sf 0.1             (differential_tpch_sf0.1)
 # Delete a folder to regenerate it (e.g. after the generator changed).
 
 find_package(Python3 COMPONENTS Interpreter)
@@ -17,6 +18,7 @@ set(HINDSIGHT_TESTDATA ${CMAKE_BINARY_DIR}/testdata)
 set(HINDSIGHT_DIFFERENTIAL ${CMAKE_SOURCE_DIR}/tests/differential/run_differential.py)
 set(HINDSIGHT_UNIFORM_DATA ${HINDSIGHT_TESTDATA}/tpch-sf0.01)
 set(HINDSIGHT_SKEWED_DATA ${HINDSIGHT_TESTDATA}/tpch-sf0.01-skew1)
+set(HINDSIGHT_SF01_DATA ${HINDSIGHT_TESTDATA}/tpch-sf0.1)
 
 add_test(NAME gen_testdata_uniform
   COMMAND ${Python3_EXECUTABLE} ${HINDSIGHT_DIFFERENTIAL} --bin $<TARGET_FILE:hindsight>
@@ -52,6 +54,18 @@ add_test(NAME sql_files
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/sql/run_sql_tests.py --bin $<TARGET_FILE:hindsight>
           --data ${HINDSIGHT_UNIFORM_DATA} --jobs 2 ${CMAKE_SOURCE_DIR}/tests/sql)
 set_tests_properties(sql_files PROPERTIES FIXTURES_REQUIRED tpch_uniform TIMEOUT 900 PROCESSORS 2)
+
+# The 22 TPC-H queries at SF 0.1 (a hash table of thousands of rows per worker, batches that fill), with 1 and 3
+# workers, each compared with one SQLite run. About 60 s of SQLite on 2 cores, most of it Q5 and Q9.
+add_test(NAME gen_testdata_sf0.1
+  COMMAND ${Python3_EXECUTABLE} ${HINDSIGHT_DIFFERENTIAL} --bin $<TARGET_FILE:hindsight>
+          --sf 0.1 --workdir ${HINDSIGHT_SF01_DATA} --gen-only)
+set_tests_properties(gen_testdata_sf0.1 PROPERTIES FIXTURES_SETUP tpch_sf01 TIMEOUT 900)
+add_test(NAME differential_tpch_sf0.1
+  COMMAND ${Python3_EXECUTABLE} ${HINDSIGHT_DIFFERENTIAL} --bin $<TARGET_FILE:hindsight>
+          --sf 0.1 --workdir ${HINDSIGHT_SF01_DATA} --jobs 2 --workers 1,3 ${CMAKE_SOURCE_DIR}/tests/differential/tpch)
+set_tests_properties(differential_tpch_sf0.1 PROPERTIES
+  FIXTURES_REQUIRED tpch_sf01 TIMEOUT 900 PROCESSORS 2)
 
 # The CTE queries again with every CTE materialized (planned once, read by each reference).
 add_test(NAME differential_materialized_ctes

@@ -10,9 +10,19 @@
 
 namespace hindsight::eval {
 
-/// The rows an expression is evaluated on: all rows of `batch`, or the rows listed in `sel`.
+/// The columns ColumnRef indices read: those of a batch, or columns borrowed in place (a table's, read by a scan
+/// without copying them). Borrowed columns may be longer than the rows evaluated (selections index into them).
+struct Columns {
+  const std::vector<ColumnVector>* batch = nullptr;
+  const std::vector<const ColumnVector*>* borrowed = nullptr;
+
+  size_t size() const { return batch ? batch->size() : borrowed->size(); }
+  const ColumnVector& operator[](size_t i) const { return batch ? (*batch)[i] : *(*borrowed)[i]; }
+};
+
+/// The rows an expression is evaluated on: all rows of `input` (batch columns only), or the rows listed in `sel`.
 struct Context {
-  const Batch& batch;
+  Columns input;
   const std::vector<uint32_t>* sel = nullptr;
   size_t rows = 0;
 };

@@ -15,23 +15,31 @@ namespace hindsight {
 namespace eval {
 namespace {
 
-// The rows still selected: every row of the batch (not yet materialized) or the ascending list `rows`.
+// The rows still selected: every row of [begin, end) (not yet materialized) or the ascending list `rows`.
 struct Selection {
   std::vector<uint32_t>& rows;
   bool all;
-  size_t batch_rows;
+  size_t begin;
+  size_t end;
 
-  bool empty() const { return all ? batch_rows == 0 : rows.empty(); }
+  bool empty() const { return all ? begin == end : rows.empty(); }
   void clear() {
     rows.clear();
     all = false;
   }
   void materialize() {
     if (!all) return;
-    rows.resize(batch_rows);
-    for (uint32_t i = 0; i < batch_rows; ++i) rows[i] = i;
+    rows.resize(end - begin);
+    for (size_t i = begin; i < end; ++i) rows[i - begin] = static_cast<uint32_t>(i);
     all = false;
   }
+};
+
+// What the predicate reads: the columns (by ColumnRef index) and the rows [begin, end) of them it filters.
+struct Input {
+  Columns columns;
+  size_t begin = 0;
+  size_t end = 0;
 };
 
 // Keeps the selected rows i for which keep(i); branch-free compaction in place.
@@ -40,8 +48,9 @@ void refine(Selection& s, Keep&& keep) {
   auto& v = s.rows;
   size_t k = 0;
   if (s.all) {
-    v.resize(s.batch_rows);
-    for (uint32_t i = 0; i < s.batch_rows; ++i) {
+    v.resize(s.end - s.begin);
+    for (size_t r = s.begin; r < s.end; ++r) {
+      const uint32_t i = static_cast<uint32_t>(r);
       v[k] = i;
       k += keep(i) ? 1 : 0;
     }
@@ -67,11 +76,11 @@ void refine_non_null(Selection& s, const ColumnVector& c, Keep&& keep) {
 }
 
 // The input column a ColumnRef reads, if it can be read directly.
-const ColumnVector* input_column(const Expr& e, const Batch& input) {
+const ColumnVector* input_column(const Expr& e, const Input& input) {
   if (e.kind != ExprKind::ColumnRef || e.index < 0 || static_cast<size_t>(e.index) >= input.columns.size())
     return nullptr;
   const ColumnVector& c = input.columns[static_cast<size_t>(e.index)];
-  return c.type.physical() == e.type.physical() && c.size() >= input.rows ? &c : nullptr;
+  return c.type.physical() == e.type.physical() && c.size() >= input.end ? &c : nullptr;
 }
 
 // `column op constant`, with `constant op column` mirrored into that form.
@@ -82,7 +91,7 @@ struct ColumnBound {
   ColumnVector value;  // one row
 };
 
-bool match_bound(const Expr& e, const Batch& input, ColumnBound& out) {
+bool match_bound(const Expr& e, const Input& input, ColumnBound& out) {
   if (e.kind != ExprKind::Call || !is_comparison(e.op) || e.children.size() != 2) return false;
   const Expr* c = e.children[0].get();
   const Expr* k = e.children[1].get();
@@ -150,7 +159,7 @@ bool is_lower(ScalarOp op) { return op == ScalarOp::Gt || op == ScalarOp::Ge; }
 bool is_upper(ScalarOp op) { return op == ScalarOp::Lt || op == ScalarOp::Le; }
 
 // `column op column` of one type.
-bool filter_column_pair(const Expr& e, const Batch& input, Selection& s) {
+bool filter_column_pair(const Expr& e, const Input& input, Selection& s) {
   if (e.kind != ExprKind::Call || !is_comparison(e.op) || e.children.size() != 2) return false;
   const Expr& l = *e.children[0];
   const Expr& r = *e.children[1];
@@ -180,7 +189,7 @@ bool filter_column_pair(const Expr& e, const Batch& input, Selection& s) {
   return true;
 }
 
-bool filter_in_list(const Expr& e, const Batch& input, Selection& s) {
+bool filter_in_list(const Expr& e, const Input& input, Selection& s) {
   const ColumnVector* c = input_column(*e.children.at(0), input);
   if (!c) return false;
   for (size_t k = 1; k < e.children.size(); ++k)
@@ -212,7 +221,7 @@ bool filter_in_list(const Expr& e, const Batch& input, Selection& s) {
   return true;
 }
 
-bool filter_like(const Expr& e, const Batch& input, Selection& s) {
+bool filter_like(const Expr& e, const Input& input, Selection& s) {
   const ColumnVector* c = input_column(*e.children.at(0), input);
   const Expr& p = *e.children.at(1);
   if (!c || c->type.physical() != PhysicalKind::String || !p.is_constant()) return false;
@@ -228,12 +237,14 @@ bool filter_like(const Expr& e, const Batch& input, Selection& s) {
   return true;
 }
 
-void filter_node(const Expr& e, const Batch& input, Selection& s);
+void filter_node(const Expr& e, const Input& input, Selection& s);
 
 // Any predicate: evaluated as a boolean column over the selected rows.
-void filter_generic(const Expr& e, const Batch& input, Selection& s) {
+void filter_generic(const Expr& e, const Input& input, Selection& s) {
   if (s.empty()) return;
-  Context ctx{input, s.all ? nullptr : &s.rows, s.all ? input.rows : s.rows.size()};
+  // Columns borrowed in place may be longer than the rows filtered: evaluate them through a selection.
+  if (s.all && (input.columns.borrowed || input.begin != 0)) s.materialize();
+  Context ctx{input.columns, s.all ? nullptr : &s.rows, s.all ? input.end : s.rows.size()};
   Operand v = eval_node(e, ctx);
   const int64_t* vals = v.col().ints.data();
   if (s.all) {
@@ -248,7 +259,7 @@ void filter_generic(const Expr& e, const Batch& input, Selection& s) {
 
 // AND: cheap column-vs-constant bounds first (a column's lower and upper bound fused into one range pass), then the
 // other conjuncts on the rows that survive.
-void filter_and(const Expr& e, const Batch& input, Selection& s) {
+void filter_and(const Expr& e, const Input& input, Selection& s) {
   std::vector<ColumnBound> bounds;
   std::vector<const Expr*> rest;
   for (auto& child : e.children) {
@@ -282,13 +293,13 @@ void filter_and(const Expr& e, const Batch& input, Selection& s) {
 }
 
 // OR: each disjunct selects among the rows no earlier disjunct took; the union is merged back in order.
-void filter_or(const Expr& e, const Batch& input, Selection& s) {
+void filter_or(const Expr& e, const Input& input, Selection& s) {
   s.materialize();
   std::vector<uint32_t> remaining = s.rows, taken, candidates, merged;
   for (auto& child : e.children) {
     if (remaining.empty()) break;
     candidates = remaining;
-    Selection sub{candidates, false, s.batch_rows};
+    Selection sub{candidates, false, s.begin, s.end};
     filter_node(*child, input, sub);
     if (candidates.empty()) continue;
     merged.clear();
@@ -302,7 +313,7 @@ void filter_or(const Expr& e, const Batch& input, Selection& s) {
   s.rows.swap(taken);
 }
 
-void filter_node(const Expr& e, const Batch& input, Selection& s) {
+void filter_node(const Expr& e, const Input& input, Selection& s) {
   if (s.empty()) return;
   switch (e.kind) {
     case ExprKind::And:
@@ -347,8 +358,18 @@ void filter_node(const Expr& e, const Batch& input, Selection& s) {
 
 void evaluate_filter(const Expr& predicate, const Batch& input, std::vector<uint32_t>& selection) {
   selection.clear();
-  eval::Selection s{selection, true, input.rows};
-  eval::filter_node(predicate, input, s);
+  const eval::Input in{eval::Columns{&input.columns, nullptr}, 0, input.rows};
+  eval::Selection s{selection, true, 0, input.rows};
+  eval::filter_node(predicate, in, s);
+  s.materialize();
+}
+
+void evaluate_filter(const Expr& predicate, const std::vector<const ColumnVector*>& columns, size_t begin, size_t end,
+                     std::vector<uint32_t>& selection) {
+  selection.clear();
+  const eval::Input in{eval::Columns{nullptr, &columns}, begin, end};
+  eval::Selection s{selection, true, begin, end};
+  eval::filter_node(predicate, in, s);
   s.materialize();
 }
 

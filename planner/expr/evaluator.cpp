@@ -113,7 +113,7 @@ Operand eval_subset(const Expr& e, const Context& ctx, const std::vector<uint32_
   } else {
     sel = local;
   }
-  Context sub{ctx.batch, &sel, sel.size()};
+  Context sub{ctx.input, &sel, sel.size()};
   return eval_node(e, sub);
 }
 
@@ -374,10 +374,13 @@ Operand eval_dispatch(const Expr& e, const Context& ctx) {
   if (!e.children.empty()) check_stack_depth("evaluation");
   switch (e.kind) {
     case ExprKind::ColumnRef: {
-      HS_ASSERT(e.index >= 0 && static_cast<size_t>(e.index) < ctx.batch.columns.size(),
+      HS_ASSERT(e.index >= 0 && static_cast<size_t>(e.index) < ctx.input.size(),
                 "unresolved column reference #" + std::to_string(e.column_id));
-      const ColumnVector& c = ctx.batch.columns[static_cast<size_t>(e.index)];
-      if (!ctx.sel) return Operand::borrowed(c);
+      const ColumnVector& c = ctx.input[static_cast<size_t>(e.index)];
+      if (!ctx.sel) {
+        HS_ASSERT(ctx.input.batch != nullptr, "columns read in place are evaluated through a selection");
+        return Operand::borrowed(c);
+      }
       ColumnVector out(c.type);
       out.append_selected(c, *ctx.sel);
       return Operand::owned(std::move(out));
@@ -448,7 +451,7 @@ bool contains_column_ref(const Expr& e) { return has_column_ref(e); }
 }  // namespace eval
 
 ColumnVector evaluate(const Expr& e, const Batch& input) {
-  eval::Context ctx{input, nullptr, input.rows};
+  eval::Context ctx{eval::Columns{&input.columns, nullptr}, nullptr, input.rows};
   return eval::finish(eval::eval_node(e, ctx), e.type, input.rows);
 }
 

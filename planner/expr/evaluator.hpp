@@ -19,6 +19,13 @@ ColumnVector evaluate(const Expr& e, const Batch& input);
 /// Indices of the rows of `input` for which `predicate` is TRUE (not FALSE, not NULL), ascending.
 void evaluate_filter(const Expr& predicate, const Batch& input, std::vector<uint32_t>& selection);
 
+/// The same over rows [begin, end) of columns read in place (ColumnRef index i reads *columns[i], which holds at
+/// least `end` rows): the indices of the rows in that range for which `predicate` is TRUE, ascending. Nothing is
+/// copied for the conjuncts that compare, range-check, IN-list or LIKE-match a column; other conjuncts copy the
+/// columns they read for the rows still selected. What a filtered scan uses, so that it copies only the rows kept.
+void evaluate_filter(const Expr& predicate, const std::vector<const ColumnVector*>& columns, size_t begin, size_t end,
+                     std::vector<uint32_t>& selection);
+
 /// Evaluates an expression without column references (throws INTERNAL if it has one).
 Value evaluate_constant(const Expr& e);
 

@@ -1,5 +1,7 @@
 #include "planner/physical/physical_planner.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
 
@@ -79,21 +81,41 @@ std::vector<ExprPtr> clone_all(const std::vector<ExprPtr>& v) {
 PhysicalPtr PhysicalPlanner::plan_get(const LogicalGet& g, int64_t limit_hint) {
   TablePtr table = table_(g.table);
   auto builder = connector_for(table->def).scan_builder(table, options_.load_guard);
-  builder->offer_projection(g.columns, g.outputs);
+  // The columns only the filters read (column pruning keeps them out of the Get's outputs) are offered after the
+  // outputs: the scan reads them for its filter and, when the connector can, does not produce them.
+  std::vector<int> columns = g.columns;
+  std::vector<ColumnId> read = g.outputs;
+  for (auto& f : g.filters) {
+    std::vector<ColumnId> ids;
+    f->collect_columns(ids);
+    for (ColumnId id : ids) {
+      if (std::find(read.begin(), read.end(), id) != read.end()) continue;
+      const ColumnInfo& info = ctx_.column(id);
+      const int idx = info.base_table == g.table.name ? table->def.column_index(info.base_column) : -1;
+      HS_ASSERT(idx >= 0, fmt::format("the filter of the scan of '{}' reads column #{}, not one of the table's",
+                                      g.table.name, id));
+      columns.push_back(idx);
+      read.push_back(id);
+    }
+  }
+  const size_t filter_only = read.size() - g.outputs.size();
+  builder->offer_projection(columns, read);
   std::vector<ExprPtr> accepted, refused;
   for (auto& f : g.filters) (builder->offer_filter(*f) ? accepted : refused).push_back(f->clone());
+  // Hidden: the scan produces the Get's outputs only. Otherwise a projection above drops the filter-only columns.
+  const bool hidden = filter_only == 0 || (refused.empty() && builder->offer_filter_only(filter_only));
   // A limit is offered only when the scan alone produces the Get's rows (no filter left above it).
   const bool limited = refused.empty() && limit_hint >= 0 && builder->offer_limit(limit_hint);
   // The scan implements the Get only when it produces exactly its rows; otherwise the scan is a group of its own
-  // (the Filter above implements the Get), so that what it observes is never taken for the Get's rows.
-  const bool exact = refused.empty() && !limited;
+  // (the Filter or Project above implements the Get), so that what it observes is never taken for the Get's rows.
+  const bool exact = refused.empty() && !limited && hidden;
   auto scan = make<PhysicalTableScan>(exact ? &g : nullptr);
   scan->table = table;
-  scan->columns = g.columns;
+  scan->columns = hidden ? g.columns : columns;
   scan->filters = std::move(accepted);
-  scan->outputs = g.outputs;
+  scan->outputs = hidden ? g.outputs : read;
   scan->source = builder->build();
-  scan->distribution = scan->source->distribution().value_or(scan_distribution(table->def, g.columns, g.outputs));
+  scan->distribution = scan->source->distribution().value_or(scan_distribution(table->def, scan->columns, scan->outputs));
   if (!refused.empty()) {
     // At least the Get's rows: all of the table's when no conjunct was accepted.
     scan->estimated_rows = scan->filters.empty() ? static_cast<double>(table->row_count) : g.estimated_rows;
@@ -103,14 +125,36 @@ PhysicalPtr PhysicalPlanner::plan_get(const LogicalGet& g, int64_t limit_hint) {
                               ? options_.workers
                               : 1;
     scan->estimated_rows = g.estimated_rows < 0 ? -1 : std::min(g.estimated_rows, static_cast<double>(limit_hint) * instances);
+  } else if (!hidden) {
+    scan->estimated_rows = g.estimated_rows;
   }
-  if (refused.empty()) return scan;
-  auto f = make<PhysicalFilter>(&g);
-  f->conjuncts = std::move(refused);
-  f->outputs = scan->outputs;
-  f->distribution = scan->distribution;
-  f->children.push_back(std::move(scan));
-  return f;
+  PhysicalPtr out = std::move(scan);
+  if (!refused.empty()) {
+    auto f = make<PhysicalFilter>(hidden ? &g : nullptr);
+    f->conjuncts = std::move(refused);
+    f->outputs = out->outputs;
+    f->distribution = out->distribution;
+    f->estimated_rows = hidden ? f->estimated_rows : g.estimated_rows;
+    f->children.push_back(std::move(out));
+    out = std::move(f);
+  }
+  if (hidden) return out;
+  auto p = make<PhysicalProject>(limited ? nullptr : &g);
+  for (size_t i = 0; i < g.outputs.size(); ++i)
+    p->exprs.push_back(Expr::column(g.outputs[i], ctx_.column(g.outputs[i]).type));
+  p->outputs = g.outputs;
+  p->estimated_rows = out->estimated_rows;
+  // The same rows in the same places: the input's distribution, less what the dropped columns described.
+  auto produced = [&](ColumnId c) { return std::find(g.outputs.begin(), g.outputs.end(), c) != g.outputs.end(); };
+  Distribution d = out->distribution;
+  if (d.kind == StreamDistribution::Hashed) {
+    if (!std::all_of(d.columns.begin(), d.columns.end(), produced)) d.columns.clear();
+    std::erase_if(d.mapped, [&](const MappedKey& k) { return !std::all_of(k.columns.begin(), k.columns.end(), produced); });
+    if (d.columns.empty() && d.mapped.empty()) d = Distribution::any();
+  }
+  p->distribution = std::move(d);
+  p->children.push_back(std::move(out));
+  return p;
 }
 
 PhysicalPtr PhysicalPlanner::plan(const LogicalOperator& root) { return gather_if_needed(plan_node(root)); }

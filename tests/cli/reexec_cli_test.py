@@ -23,7 +23,10 @@ import tempfile
 
 failures = []
 
-MAP_JOIN = ("SELECT count(*), sum(b.l_quantity) FROM lineitem a JOIN lineitem b ON a.l_partkey = b.l_partkey "
+# The select list reads b's filter columns too, so that they are outputs of its scan (a column only the scan's filter
+# reads is not) and the broadcast build side is as wide as memory_limit=14MB assumes.
+MAP_JOIN = ("SELECT count(*), sum(b.l_quantity), max(b.l_extendedprice + b.l_tax + b.l_discount) "
+            "FROM lineitem a JOIN lineitem b ON a.l_partkey = b.l_partkey "
             "WHERE b.l_quantity + b.l_tax > 2 AND b.l_extendedprice / b.l_quantity > 900 "
             "AND b.l_tax + b.l_discount >= 0")
 JOIN = "SELECT count(*), sum(o_totalprice) FROM orders JOIN customer ON o_custkey = c_custkey"

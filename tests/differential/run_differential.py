@@ -2,8 +2,8 @@
 """Differential test: run every query of the corpus on Hindsight and on SQLite, compare results.
 
     run_differential.py --bin build/hindsight --sf 0.01 [--skew 1] [--seed S] --workdir DIR
-                        [--only REGEX] [--jobs N] [--timeout SEC] [--set k=v]... [--gen-only]
-                        [QUERY_DIR | WORKLOAD.sql ...]
+                        [--only REGEX] [--jobs N] [--timeout SEC] [--set k=v]... [--workers N,M]
+                        [--gen-only] [QUERY_DIR | WORKLOAD.sql ...]
 
 Data. `hindsight gen tpch --sf F [--skew Z] [--seed S] --out DIR` runs once per workdir; when
 DIR/catalog.json exists the data is reused (a stamp file DIR/.differential-gen.json records the
@@ -17,6 +17,8 @@ except the `*.sqlite.sql` twins. Hindsight runs `query --format json -f FILE`; S
 `NAME.sqlite.sql` when it exists (dialect differences: date arithmetic, EXTRACT, SUBSTRING...),
 else the same text. A WORKLOAD.sql file argument (statements after `-- name: NAME` lines, such as
 bench/workloads/skewed.sql) adds its queries, which both engines run as written. `--only REGEX` keeps the queries whose name or path matches (re.search).
+`--workers 1,3` runs each query on Hindsight once per worker count (`--set workers=N`) and compares
+every run with one SQLite run of the query (SQLite is the slow side at SF 0.1).
 
 Comparison, in this order.
  1. Hindsight must answer per the CLI contract: a JSON object on stdout, status "ok" with exit code
@@ -82,6 +84,9 @@ def parse_args(argv):
     p.add_argument("--timeout", type=float, default=120.0, help="seconds per query and engine (default 120)")
     p.add_argument("--set", dest="sets", action="append", default=[], metavar="k=v",
                    help="passed to every hindsight query as --set k=v")
+    p.add_argument("--workers", default=None, metavar="N,M",
+                   help="run every query on Hindsight once per worker count (--set workers=N), each compared "
+                        "with one SQLite run of it")
     p.add_argument("--gen-only", action="store_true", help="only make sure the data exists")
     p.add_argument("queries", nargs="*", help="query folders (default: tpch/ and extra/ beside this script)")
     return p.parse_args(argv)
@@ -183,14 +188,13 @@ def run_sqlite_with_deadline(conn: sqlite3.Connection, sql: str, timeout: float)
 
 
 def check_query(name: str, path: str, sql: str | None, hs: hh.HindsightResult, conn: sqlite3.Connection,
-                timeout: float) -> tuple[bool, str]:
+                timeout: float, sqlite_result=None) -> tuple[bool, str]:
     hs_sql = read(path) if sql is None else sql
-    twin = hh.sqlite_twin(path) if sql is None else path
-    try:
-        sq_names, sq_rows, sq_ms = run_sqlite_with_deadline(conn, read(twin) if sql is None else sql, timeout)
-    except sqlite3.Error as e:
-        why = "timed out" if "interrupt" in str(e).lower() else f"error: {e}"
-        return False, f"FAIL {name}: sqlite {why} (in {os.path.basename(twin)}; a corpus defect)"
+    if sqlite_result is None:
+        sqlite_result = sqlite_reference(conn, path, sql, timeout)
+    if isinstance(sqlite_result, str):
+        return False, f"FAIL {name}: {sqlite_result}"
+    sq_names, sq_rows, sq_ms = sqlite_result
     if hs.contract_problems:
         return False, f"FAIL {name}: CLI contract: {'; '.join(hs.contract_problems)}"
     if not hs.ok:
@@ -200,6 +204,17 @@ def check_query(name: str, path: str, sql: str | None, hs: hh.HindsightResult, c
         return False, f"FAIL {name}: {cmp.message}"
     note = f"; {cmp.note}" if cmp.note else ""
     return True, f"ok {name} ({len(hs.rows)} rows, hs {hs.wall_ms:.0f} ms, sqlite {sq_ms:.0f} ms{note})"
+
+
+def sqlite_reference(conn: sqlite3.Connection, path: str, sql: str | None, timeout: float):
+    """(column names, rows, ms) of the query on SQLite, or why there are none: the query's SQLite twin for a
+    corpus file, the statement itself for a workload query (`sql`)."""
+    twin = hh.sqlite_twin(path) if sql is None else path
+    try:
+        return run_sqlite_with_deadline(conn, read(twin) if sql is None else sql, timeout)
+    except sqlite3.Error as e:
+        why = "timed out" if "interrupt" in str(e).lower() else f"error: {e}"
+        return f"sqlite {why} (in {os.path.basename(twin)}; a corpus defect)"
 
 
 def main(argv=None) -> int:
@@ -223,12 +238,21 @@ def main(argv=None) -> int:
     conn = hh.open_memory_sqlite(data)
     print(f"sqlite: loaded {data} in {time.perf_counter() - t0:.1f} s", flush=True)
 
+    # One Hindsight run per query and worker count; one SQLite run per query, shared by its worker counts.
+    worker_counts = [w.strip() for w in args.workers.split(",") if w.strip()] if args.workers else [None]
+    runs = [(name, path, sql, w) for name, path, sql in queries for w in worker_counts]
     passed = failed = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         futures = [pool.submit(hh.run_hindsight_query, args.bin, data, file=None if sql else path, sql=sql,
-                               sets=args.sets, timeout=args.timeout) for _, path, sql in queries]
-        for (name, path, sql), fut in zip(queries, futures):
-            ok, line = check_query(name, path, sql, fut.result(), conn, args.timeout)
+                               sets=args.sets + ([f"workers={w}"] if w else []), timeout=args.timeout)
+                   for _, path, sql, w in runs]
+        reference: dict[tuple[str, str | None], object] = {}
+        for (name, path, sql, w), fut in zip(runs, futures):
+            key = (path, sql)
+            if key not in reference:
+                reference[key] = sqlite_reference(conn, path, sql, args.timeout)
+            ok, line = check_query(name if w is None else f"{name} (workers={w})", path, sql, fut.result(), conn,
+                                   args.timeout, reference[key])
             print(line, flush=True)
             passed += ok
             failed += not ok

@@ -9,17 +9,19 @@
 namespace hindsight {
 
 TableScanOp::TableScanOp(ExecContext* ctx, int worker, TablePtr table, std::vector<int> columns, ExprPtr filter,
-                         int64_t limit)
+                         int64_t limit, size_t produced)
     : ExecOperator("TableScan", ctx, worker),
       table_(std::move(table)),
       columns_(std::move(columns)),
+      produced_columns_(std::min(produced, columns_.size())),
       filter_(std::move(filter)),
       limit_(limit) {
   HS_ASSERT(table_ != nullptr, "TableScanOp without a table");
-  for (int c : columns_) {
+  HS_ASSERT(filter_ != nullptr || produced_columns_ == columns_.size(), "a scan reads columns only for its filter");
+  for (int c : columns_)
     HS_ASSERT(c >= 0 && static_cast<size_t>(c) < table_->def.columns.size(), "scan column out of range");
-    output_types_.push_back(table_->def.columns[static_cast<size_t>(c)].type);
-  }
+  for (size_t i = 0; i < produced_columns_; ++i)
+    output_types_.push_back(table_->def.columns[static_cast<size_t>(columns_[i])].type);
   // The planner loaded them (charged to the statement); a plan built some other way loads them here.
   table_->load_columns(columns_);
   const size_t workers = static_cast<size_t>(std::max(ctx->workers, 1));
@@ -43,19 +45,27 @@ bool TableScanOp::next_impl(Batch& out) {
     }
     size_t end = std::min(bucket_rows, row_pos_ + kBatchSize);
     if (!filter_ && limit_ >= 0) end = std::min(end, row_pos_ + static_cast<size_t>(limit_ - produced_));
-    Batch& target = filter_ ? slice_ : out;
-    reset_batch(target, output_types_);
-    for (size_t c = 0; c < columns_.size(); ++c)
-      append_range(target.columns[c], bucket[static_cast<size_t>(columns_[c])], row_pos_, end);
-    target.rows = end - row_pos_;
+    const size_t begin = row_pos_;
     row_pos_ = end;
+    reset_batch(out, output_types_);
     if (filter_) {
-      evaluate_filter(*filter_, slice_, sel_);
+      // The filter reads the table's columns in place: only the rows it keeps are copied.
+      view_.resize(columns_.size());
+      for (size_t c = 0; c < columns_.size(); ++c) view_[c] = &bucket[static_cast<size_t>(columns_[c])];
+      evaluate_filter(*filter_, view_, begin, end, sel_);
       if (sel_.empty()) continue;
       if (limit_ >= 0 && static_cast<int64_t>(sel_.size()) > limit_ - produced_)
         sel_.resize(static_cast<size_t>(limit_ - produced_));
-      if (sel_.size() == slice_.rows) std::swap(out, slice_);
-      else gather_batch_moved(slice_, sel_, out);  // slice_ is scratch
+      if (sel_.size() == end - begin) {
+        for (size_t c = 0; c < produced_columns_; ++c) append_range(out.columns[c], *view_[c], begin, end);
+      } else {
+        for (size_t c = 0; c < produced_columns_; ++c) out.columns[c].append_selected(*view_[c], sel_);
+      }
+      out.rows = sel_.size();
+    } else {
+      for (size_t c = 0; c < columns_.size(); ++c)
+        append_range(out.columns[c], bucket[static_cast<size_t>(columns_[c])], begin, end);
+      out.rows = end - begin;
     }
     produced_ += static_cast<int64_t>(out.rows);
     return true;

@@ -17,8 +17,9 @@ bool prune(LogicalOperator& op, const std::set<ColumnId>& required) {
   std::set<ColumnId> need = required;
   switch (op.kind) {
     case LogicalKind::Get: {
+      // A column only the Get's own filters read is not an output: the scan reads it for its filter
+      // (PhysicalPlanner::plan_get), and it does not travel through the plan above.
       auto& g = op.as<LogicalGet>();
-      for (auto& f : g.filters) add_cols(*f, need);
       std::vector<int> cols;
       std::vector<ColumnId> outs;
       for (size_t i = 0; i < g.outputs.size(); ++i)

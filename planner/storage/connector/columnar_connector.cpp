@@ -14,8 +14,12 @@ namespace {
 
 class ColumnarScanSource : public ScanSource {
  public:
-  ColumnarScanSource(ScanLayout layout, ExprPtr filter, int64_t limit, std::string pushdown)
-      : layout_(std::move(layout)), filter_(std::move(filter)), limit_(limit), pushdown_(std::move(pushdown)) {}
+  ColumnarScanSource(ScanLayout layout, size_t produced, ExprPtr filter, int64_t limit, std::string pushdown)
+      : layout_(std::move(layout)),
+        produced_(produced),
+        filter_(std::move(filter)),
+        limit_(limit),
+        pushdown_(std::move(pushdown)) {}
 
   const char* connector() const override { return "columnar"; }
   std::optional<Distribution> distribution() const override { return std::nullopt; }  // the table's buckets
@@ -26,12 +30,13 @@ class ColumnarScanSource : public ScanSource {
   }
   std::unique_ptr<ExecOperator> make_operator(ExecContext* ctx, int worker) const override {
     return std::make_unique<TableScanOp>(ctx, worker, layout_.table, layout_.columns,
-                                         filter_ ? filter_->clone() : nullptr, limit_);
+                                         filter_ ? filter_->clone() : nullptr, limit_, produced_);
   }
 
  private:
   ScanLayout layout_;
-  ExprPtr filter_;  ///< over the output positions
+  size_t produced_;  ///< the scan's outputs: the first produced_ columns of the layout (the rest feed the filter)
+  ExprPtr filter_;   ///< over the layout's positions
   int64_t limit_;
   std::string pushdown_;
 };
@@ -49,6 +54,11 @@ class ColumnarScanBuilder : public TableScanBuilder {
     filters_.push_back(conjunct.clone());
     return true;
   }
+  bool offer_filter_only(size_t n) override {
+    if (n > layout_.columns.size() || filters_.empty()) return false;
+    filter_only_ = n;
+    return true;
+  }
   bool offer_limit(int64_t limit) override {
     limit_ = limit;
     return true;
@@ -64,12 +74,14 @@ class ColumnarScanBuilder : public TableScanBuilder {
     // The columns this scan reads, and no others, are loaded now (charged to the statement being planned).
     layout_.table->load_columns(layout_.columns, guard_);
     ExprPtr filter = filters_.empty() ? nullptr : layout_.resolve(*make_conjunction(filters_));
-    return std::make_shared<ColumnarScanSource>(layout_, std::move(filter), limit_, join_pushdowns(accepted_pushdowns()));
+    return std::make_shared<ColumnarScanSource>(layout_, layout_.columns.size() - filter_only_, std::move(filter), limit_,
+                                                join_pushdowns(accepted_pushdowns()));
   }
 
  private:
   ScanLayout layout_;
   std::vector<ExprPtr> filters_;
+  size_t filter_only_ = 0;  ///< the last filter_only_ columns of the layout are read by the filter only
   int64_t limit_ = -1;
   LoadGuard* guard_;
 };

@@ -65,6 +65,12 @@ class SqliteScanBuilder : public TableScanBuilder {
     accepted_.push_back(conjunct.clone());
     return true;
   }
+  // The WHERE clause names the columns it reads: the SELECT list leaves out those only it reads.
+  bool offer_filter_only(size_t n) override {
+    if (n > layout_.columns.size()) return false;
+    filter_only_ = n;
+    return true;
+  }
   bool offer_limit(int64_t limit) override {
     if (limit < 0) return false;
     limit_ = limit;
@@ -82,7 +88,8 @@ class SqliteScanBuilder : public TableScanBuilder {
     std::string sql = "SELECT ";
     std::vector<std::string> items;
     if (table_->has_rowid) items.push_back("rowid");
-    for (int c : layout_.columns)
+    const std::vector<int> produced(layout_.columns.begin(), layout_.columns.end() - static_cast<std::ptrdiff_t>(filter_only_));
+    for (int c : produced)
       items.push_back(quote_sqlite_identifier(table_->sqlite_columns.at(static_cast<size_t>(c))));
     if (items.empty()) items.push_back("NULL");
     for (size_t i = 0; i < items.size(); ++i) sql += (i ? ", " : "") + items[i];
@@ -96,7 +103,7 @@ class SqliteScanBuilder : public TableScanBuilder {
       sql += " LIMIT ?";
       params.push_back(SqlParam::integer(limit_));
     }
-    return std::make_shared<SqliteScanSource>(table_, layout_.columns, std::move(sql), std::move(params), limit_,
+    return std::make_shared<SqliteScanSource>(table_, produced, std::move(sql), std::move(params), limit_,
                                               join_pushdowns(accepted_pushdowns()));
   }
 
@@ -105,6 +112,7 @@ class SqliteScanBuilder : public TableScanBuilder {
   ScanLayout layout_;
   std::vector<SqliteTerm> terms_;
   std::vector<ExprPtr> accepted_;
+  size_t filter_only_ = 0;  ///< the last filter_only_ offered columns are read by the WHERE clause only
   int64_t limit_ = -1;
 };
 

@@ -80,6 +80,34 @@ TEST(ExecScanTest, FilterAndLimitPushedIntoTheScan) {
   EXPECT_TRUE(plain.stats().complete);
 }
 
+// The scan evaluates its filter on the table's columns in place, slice by slice and bucket by bucket, and copies
+// only the rows it keeps: a LIKE (fast path) and a generic comparison (evaluated through a selection of the table's
+// own row numbers) over slices that do not start at row 0, with NULL strings among them.
+TEST(ExecScanTest, FilterReadsTheTableInPlaceOverEverySlice) {
+  TestContext tc;
+  TablePtr t = make_table(2, 5000);
+  std::vector<ExprPtr> plus;
+  plus.push_back(col_ref(1));
+  plus.push_back(lit(1));
+  std::vector<ExprPtr> like_args;
+  like_args.push_back(col_ref(0, DataType::varchar()));
+  like_args.push_back(Expr::constant(Value::varchar("n4%")));
+  auto like = Expr::make(ExprKind::Like, DataType::boolean(), std::move(like_args));
+  std::vector<ExprPtr> both;
+  both.push_back(compare(ScalarOp::Gt, Expr::call(ScalarOp::Add, DataType::bigint(), std::move(plus)), lit(4000)));
+  both.push_back(std::move(like));
+  TableScanOp scan(&tc.ctx, 0, t, {1, 0}, Expr::make(ExprKind::And, DataType::boolean(), std::move(both)));
+  V expected;
+  for (int b = 0; b < 2; ++b)
+    for (int r = 0; r < 5000; ++r) {
+      const std::string name = "n" + std::to_string(r);
+      const int64_t id = b * 100000 + r;
+      if (r % 3 != 0 && id + 1 > 4000 && name.rfind("n4", 0) == 0) expected.push_back(name + "|" + std::to_string(id));
+    }
+  EXPECT_EQ(drain(scan), expected);
+  EXPECT_EQ(scan.stats().rows_out, expected.size());
+}
+
 TEST(ExecScanTest, FilterOpKeepsTrueRowsOnly) {
   TestContext tc;
   Batch in = make_batch({int_col({1, std::nullopt, 5, 7}), str_col({"a", "b", "c", "d"})});

@@ -79,6 +79,35 @@ TEST(PhysicalPlannerTest, OneSidedRepartitionGivesTheSameRowsForAnyWorkerCount) 
   EXPECT_EQ(counts[0], counts[2]);
 }
 
+// A column only a scan's filter reads is read by the scan (project(3 of 9)) but not produced: it does not reach the
+// join's build side, and the answer is the one a query selecting the column too gives.
+TEST(PhysicalPlannerTest, TheScanReadsFilterOnlyColumnsWithoutProducingThem) {
+  const std::string q =
+      "SELECT count(*), sum(o_totalprice) FROM customer JOIN orders ON c_custkey = o_custkey "
+      "WHERE o_comment NOT LIKE '%special%requests%' AND o_orderdate < DATE '1995-01-01'";
+  std::string plan = physical(q);
+  EXPECT_NE(plan.find("TableScan [table: orders; columns: o_custkey, o_totalprice; filter: o_comment NOT LIKE"),
+            std::string::npos)
+      << plan;
+  EXPECT_NE(plan.find("project(4 of 9)"), std::string::npos) << plan;
+  EXPECT_EQ(plan.find("columns: o_custkey, o_totalprice, o_orderdate"), std::string::npos) << plan;
+  Settings s;
+  s.workers = 3;
+  auto r = testing::run(q, s);
+  ASSERT_TRUE(r.ok()) << r.error->format();
+  // The same rows when the filter's columns are outputs too (selected by a projection above).
+  auto wide = testing::run(
+      "SELECT count(*), sum(o_totalprice), count(o_comment), min(o_orderdate) FROM customer JOIN orders ON "
+      "c_custkey = o_custkey WHERE o_comment NOT LIKE '%special%requests%' AND o_orderdate < DATE '1995-01-01'",
+      s);
+  ASSERT_TRUE(wide.ok()) << wide.error->format();
+  const auto& a = r.executed.batches.at(0).columns;
+  const auto& b = wide.executed.batches.at(0).columns;
+  EXPECT_GT(a.at(0).ints.at(0), 0);
+  EXPECT_EQ(a.at(0).ints.at(0), b.at(0).ints.at(0));
+  EXPECT_EQ(a.at(1).get(0).to_string(), b.at(1).get(0).to_string());
+}
+
 TEST(PhysicalPlannerTest, FoundationPlannerRepartitionsBothSides) {
   Settings s;
   s.workers = 4;
