@@ -40,6 +40,21 @@ constexpr uint64_t kQuickCheckMaxBytes = 4ull << 20;
 // BUSY without waiting, e.g. a WAL being recovered by another connection).
 constexpr int kBusyRetries = 8;
 
+// Runs `step` again while SQLite answers BUSY without waiting for its busy timeout: switching a fresh file to WAL
+// needs the file to itself, and several processes opening the same new store at once meet there (SQLite reports
+// the contention at once instead of calling the busy handler, to break a possible deadlock).
+template <typename F>
+auto retry_busy(F&& step) {
+  for (int attempt = 1;; ++attempt) {
+    try {
+      return step();
+    } catch (const StoreError& e) {
+      if (!is_busy(e.sqlite_code()) || attempt >= kBusyRetries) throw;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20 * attempt));
+    }
+  }
+}
+
 uint64_t file_bytes(const std::string& path) {
   std::error_code ec;
   auto n = fs::file_size(path, ec);
@@ -151,7 +166,7 @@ void SqliteStatsStore::open() {
                        version, kStoreSchemaVersion));
     }
     if (!read_only_) {
-      db->query_text("PRAGMA journal_mode = WAL");
+      retry_busy([&] { return db->query_text("PRAGMA journal_mode = WAL"); });
       db->exec("PRAGMA synchronous = NORMAL");
       if (objects == 0 || version < kStoreSchemaVersion) {
         db_ = std::move(db);

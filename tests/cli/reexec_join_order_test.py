@@ -26,7 +26,7 @@ import tempfile
 
 failures = []
 
-PRELOAD = "SELECT count(*) FROM lineitem; SELECT count(*) FROM orders; SELECT count(*) FROM customer; "
+PRELOAD = "SELECT * FROM lineitem LIMIT 1; SELECT * FROM orders LIMIT 1; SELECT * FROM customer LIMIT 1; "
 QUERY = ("SELECT count(*), sum(l_quantity) FROM lineitem JOIN orders ON l_orderkey = o_orderkey "
          "JOIN customer ON o_custkey = c_custkey "
          "WHERE l_extendedprice / l_quantity > 900 AND l_quantity + l_tax > 2 AND l_tax + l_discount >= 0 "

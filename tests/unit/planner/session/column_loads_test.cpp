@@ -48,7 +48,8 @@ std::vector<std::string> loaded(Database& db, const std::string& table) {
   return names;
 }
 
-/// The columns of `table` that the scans of the plan `r` ran read, in table order.
+/// The columns of `table` that the scans of the plan `r` ran produce, in table order (a column only a scan's
+/// filter reads is read in place and not produced: it is loaded but not listed here).
 std::vector<std::string> scanned(const StatementResult& r, const std::string& table) {
   std::set<int> columns;
   std::function<void(const PhysicalOperator&)> walk = [&](const PhysicalOperator& op) {
@@ -69,18 +70,21 @@ TEST(ColumnLoadsTest, AQueryLoadsOnlyTheColumnsItsScansRead) {
   Database whole(testing::tpch_dir(), LoadOptions{false, false});  // parses the CSV: every column
   struct Case {
     std::string sql;
-    std::vector<std::string> columns;  ///< what the scans read (and what loads)
+    std::vector<std::string> columns;   ///< what the scans read: what loads
+    std::vector<std::string> produced;  ///< what the scans output (the columns less those only filters read)
   };
   const std::vector<Case> cases = {
       // Column pruning keeps one column of a scan whose rows are only counted: the table's first.
-      {"SELECT count(*) FROM lineitem", {"l_orderkey"}},
-      {"SELECT sum(l_quantity) FROM lineitem", {"l_quantity"}},
+      {"SELECT count(*) FROM lineitem", {"l_orderkey"}, {"l_orderkey"}},
+      {"SELECT sum(l_quantity) FROM lineitem", {"l_quantity"}, {"l_quantity"}},
       {"SELECT sum(l_extendedprice * l_discount) FROM lineitem WHERE l_shipdate >= DATE '1994-01-01' "
        "AND l_shipdate < DATE '1995-01-01' AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24",
-       {"l_quantity", "l_extendedprice", "l_discount", "l_shipdate"}},
+       {"l_quantity", "l_extendedprice", "l_discount", "l_shipdate"},
+       {"l_extendedprice", "l_discount"}},
       {"SELECT l_returnflag, l_linestatus, sum(l_quantity), avg(l_discount), count(*) FROM lineitem "
        "WHERE l_shipdate <= DATE '1998-09-02' GROUP BY l_returnflag, l_linestatus",
-       {"l_quantity", "l_discount", "l_returnflag", "l_linestatus", "l_shipdate"}},
+       {"l_quantity", "l_discount", "l_returnflag", "l_linestatus", "l_shipdate"},
+       {"l_quantity", "l_discount", "l_returnflag", "l_linestatus"}},
   };
   for (const Case& c : cases) {
     std::unique_ptr<Database> db = cached_db();
@@ -89,7 +93,7 @@ TEST(ColumnLoadsTest, AQueryLoadsOnlyTheColumnsItsScansRead) {
     ASSERT_TRUE(info.from_cache);
     StatementResult r = run(*db, c.sql, 3);
     EXPECT_EQ(first_cell(r), first_cell(run(whole, c.sql, 3))) << c.sql;
-    EXPECT_EQ(scanned(r, "lineitem"), c.columns) << c.sql;
+    EXPECT_EQ(scanned(r, "lineitem"), c.produced) << c.sql;
     EXPECT_EQ(loaded(*db, "lineitem"), c.columns) << c.sql;
   }
   EXPECT_EQ(loaded(whole, "lineitem").size(), 16u);
