@@ -217,7 +217,7 @@ TEST(ReExecDriverTest, TheMapJoinCaseIsRescuedByReoptimize) {
 
   // The broadcast plan peaks near 17 MB, the partitioned one near 6 MB (the five lineitem columns the statement
   // reads included: only the columns it loads are charged).
-  s.memory_limit = 14LL << 20;
+  s.memory_limit = 12LL << 20;
   // A Database of its own: the table columns this statement loads are charged to its budget.
   Database db(testing::tpch_dir());
   auto r = run_reexec(sql, s, db);
