@@ -34,6 +34,9 @@ class HashJoinBuildOp : public ExecOperator {
   /// misses of a batch overlap instead of queueing one behind the other.
   void chain_heads(const uint64_t* hashes, size_t n, uint32_t* heads) const;
   uint64_t row_hash(uint32_t row) const { return hashes_[row]; }
+  /// Slots of the bucket array (a power of two): 8 per row while that stays within kSparseSlots, else 2.
+  size_t slots() const { return heads_.size(); }
+  static constexpr size_t kSparseSlots = 16384;
 
   /// Frees the stored rows and the table and releases their memory (the probe calls it once exhausted).
   void free_table();
@@ -54,6 +57,8 @@ class HashJoinBuildOp : public ExecOperator {
   std::vector<uint32_t> next_;
   std::vector<uint32_t> heads_;
   int shift_ = 60;
+  /// The bucket array has at most kSparseSlots slots (chain_heads does not prefetch it).
+  bool small_ = true;
 };
 
 }  // namespace hindsight

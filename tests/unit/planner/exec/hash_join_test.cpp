@@ -147,6 +147,39 @@ TEST(HashJoinTest, RandomInnerAndOuterMatchNestedLoopReference) {
   EXPECT_EQ(sorted(drain(*o)), sorted(outer));
 }
 
+// A small build gets a sparse bucket array (most probes of a selective join then meet an empty
+// slot); a large one two slots a row, probed with prefetches. Both find exactly the matching rows.
+TEST(HashJoinTest, SmallBuildsGetSparseTablesAndBothSizesMatchTheReference) {
+  for (int build_rows : {100, 3000, 20000}) {
+    std::vector<OptInt> pk, bk;
+    for (int i = 0; i < 50000; ++i) pk.push_back(OptInt((i * 7919) % 100000));
+    for (int i = 0; i < build_rows; ++i) bk.push_back(OptInt(i * 3));
+    V want;
+    for (const auto& k : pk)
+      if (*k % 3 == 0 && *k / 3 < build_rows) want.push_back(std::to_string(*k));
+    TestContext tc;
+    auto b = std::make_unique<HashJoinBuildOp>(&tc.ctx, 0, source(&tc.ctx, make_batch({int_col(bk)})), std::vector<int>{0});
+    HashJoinBuildOp* build = b.get();
+    HashJoinProbeOp j(&tc.ctx, 0, source(&tc.ctx, make_batch({int_col(pk)})), std::move(b), {0}, JoinType::Semi, nullptr);
+    j.open();
+    Batch out;
+    V got;
+    bool first = true;
+    while (j.next(out)) {
+      if (first) {
+        const size_t slots = build->slots();
+        const size_t rows = static_cast<size_t>(build_rows);
+        if (rows * 8 <= HashJoinBuildOp::kSparseSlots) EXPECT_GE(slots, rows * 8) << build_rows;
+        else EXPECT_LT(slots, rows * 8) << build_rows;
+        EXPECT_GE(slots, rows * 2) << build_rows;
+        first = false;
+      }
+      for (size_t r = 0; r < out.rows; ++r) got.push_back(std::to_string(out.columns[0].ints[r]));
+    }
+    EXPECT_EQ(sorted(got), sorted(want)) << build_rows;
+  }
+}
+
 TEST(HashJoinTest, OneProbeBatchWithManyMatchesSpansSeveralOutputBatches) {
   TestContext tc;
   std::vector<OptInt> keys(100, 5), build_keys(100, 5);

@@ -130,5 +130,31 @@ TEST(PruneColumnsTest, AColumnOnlyTheScanFilterReadsDoesNotTravelThroughJoins) {
   EXPECT_EQ(plan.find("columns=[o_orderkey, o_custkey, o_comment]"), std::string::npos) << plan;
 }
 
+// Q17's shape: the decorrelated per-part average is computed only over the parts the outer query's
+// filtered scan of part produces (a semi join with a copy of that scan under the aggregate).
+TEST(MagicSetKeysTest, RestrictsTheDecorrelatedAggregateToTheOuterScansKeys) {
+  const std::string q17 =
+      "SELECT sum(l_extendedprice) FROM lineitem, part WHERE p_partkey = l_partkey AND p_brand = 'Brand#23' AND "
+      "l_quantity < (SELECT 0.2 * avg(l_quantity) FROM lineitem WHERE l_partkey = p_partkey)";
+  std::string plan = logical(q17);
+  size_t agg = plan.find("Aggregate groups=[l_partkey]");
+  ASSERT_NE(agg, std::string::npos) << plan;
+  size_t semi = plan.find("Join type=[semi] condition=[p_partkey = l_partkey]", agg);
+  ASSERT_NE(semi, std::string::npos) << plan;
+  EXPECT_NE(plan.find("Get table=[part] columns=[p_partkey] filter=[p_brand = 'Brand#23']", semi), std::string::npos)
+      << plan;
+  Settings off;
+  off.disabled_rules = {"magic_set_keys"};
+  EXPECT_EQ(logical(q17, off).find("Join type=[semi]"), std::string::npos) << logical(q17, off);
+}
+
+// Without a filter on the outer key's scan every group can match: nothing to restrict.
+TEST(MagicSetKeysTest, LeavesAnUnfilteredOuterScanAlone) {
+  std::string plan = logical(
+      "SELECT sum(l_extendedprice) FROM lineitem, part WHERE p_partkey = l_partkey AND "
+      "l_quantity < (SELECT 0.2 * avg(l_quantity) FROM lineitem WHERE l_partkey = p_partkey)");
+  EXPECT_EQ(plan.find("Join type=[semi]"), std::string::npos) << plan;
+}
+
 }  // namespace
 }  // namespace hindsight
