@@ -1,7 +1,7 @@
 """Running one query under a memory limit through the re-execution driver, and comparing its rows with an
 unconstrained run's (tests/reexec/reexec_random_test.py and bench/reexec_bench.py).
 
-A run is one `hindsight query --format json` process on a script: first `SELECT count(*)` of every table the
+A run is one `hindsight query --format json` process on a script: first `SELECT * ... LIMIT 1` of every table the
 query names (a table an earlier statement of the process loaded is not charged to a later statement's
 `memory_limit`), then the run's settings as SET statements, then the query. So `memory_limit` bounds what the
 query's plan holds (hash tables, sort and exchange buffers, results), which is what re-planning can change,
@@ -33,7 +33,8 @@ def tables_of(sql: str) -> list[str]:
 
 def script(sql: str, settings: dict[str, str]) -> str:
     """The preloads, then `SET k = 'v'` for each setting, then the query."""
-    loads = "".join(f"SELECT count(*) FROM {t};\n" for t in tables_of(sql))
+    # Every column: a statement loads only the columns its scans read (docs/storage.md), so count(*) would load none.
+    loads = "".join(f"SELECT * FROM {t} LIMIT 1;\n" for t in tables_of(sql))
     sets = "".join(f"SET {k} = '{v}';\n" for k, v in settings.items())
     return loads + sets + sql.strip().rstrip(";") + "\n"
 
