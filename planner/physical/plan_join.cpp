@@ -4,6 +4,7 @@
 
 #include "planner/common/error.hpp"
 #include "planner/logical/plan_utils.hpp"
+#include "planner/physical/memory_estimate.hpp"
 #include "planner/physical/physical_cost.hpp"
 #include "planner/physical/physical_planner.hpp"
 
@@ -247,6 +248,56 @@ PhysicalPtr PhysicalPlanner::plan_join(const LogicalOperator& op) {
                    (partitioned_on_keys(B, bkeys) ? 0 : repartition(b, bw)) + join_local;
       for (Way w : {Broadcast, ToProbe, ToBuild})
         if (cost[w] < cost[way]) way = w;
+      // Under the memory budget: a way whose estimated peak (memory_estimate.hpp: this join's subtree, its
+      // exchange buffers and tables alive together) exceeds the limit loses to the cheapest that fits. When
+      // none fits, or the cheapest fits, the cheapest stays: with the default budget plans do not change.
+      auto peak = [&](Way w) {
+        auto stand_in = [&](PhysicalPtr& side, bool moved, ExchangeKind kind, const Distribution& d) {
+          if (!moved) return;
+          auto x = std::make_unique<PhysicalExchange>(NodeId{});
+          x->exchange = kind;
+          x->outputs = side->outputs;
+          x->estimated_rows = side->estimated_rows;
+          x->observed_row_bytes = side->observed_row_bytes;
+          x->distribution = d;
+          x->children.push_back(std::move(side));
+          side = std::move(x);
+        };
+        const Distribution hashed = Distribution::hashed(pkeys, options_.workers);
+        const bool move_probe = w == ToBuild || (w == Both && !partitioned_on_keys(P, pkeys));
+        const bool move_build = w == ToProbe || w == Broadcast || (w == Both && !partitioned_on_keys(B, bkeys));
+        const Distribution build_to = w == Broadcast ? Distribution::replicated() : w == ToProbe ? P : hashed;
+        const Distribution probe_to = w == ToBuild ? B : hashed;
+        auto j = std::make_unique<PhysicalHashJoin>(NodeId{});
+        j->estimated_rows = op.estimated_rows;
+        j->outputs = probe->outputs;
+        j->distribution = move_probe ? probe_to : P;
+        stand_in(probe, move_probe, ExchangeKind::Repartition, probe_to);
+        stand_in(build, move_build, w == Broadcast ? ExchangeKind::Broadcast : ExchangeKind::Repartition, build_to);
+        j->children.push_back(std::move(probe));
+        j->children.push_back(std::move(build));
+        const double bytes = estimate_peak_memory(*j, ctx_, options_.workers, {}, false, executor_threads()).total;
+        probe = std::move(j->children[0]);
+        build = std::move(j->children[1]);
+        if (move_probe) probe = std::move(probe->children[0]);
+        if (move_build) build = std::move(build->children[0]);
+        return bytes;
+      };
+      const double limit = static_cast<double>(options_.memory_limit);
+      if (peak(way) > limit) {
+        // Broadcast is a candidate here even beyond broadcast_memory_share (the margin against a low
+        // estimate: an underestimated broadcast fails the query) when every other way is estimated to exceed
+        // the budget, but only with a margin of its own: its estimated peak at most half the budget.
+        const bool beyond_share = cost[Broadcast] == inf && !needs_partitioned;
+        if (beyond_share)
+          cost[Broadcast] = exchange_cost(ExchangeKind::Broadcast, b, bw, o).total + hash_join_cost(p, b, out_rows, bw, true, o).total;
+        int fitting = -1;
+        for (Way w : {Broadcast, ToProbe, ToBuild, Both})
+          if (cost[w] < inf && (fitting < 0 || cost[w] < cost[fitting]) &&
+              peak(w) <= (w == Broadcast && beyond_share ? limit / 2 : limit))
+            fitting = w;
+        if (fitting >= 0) way = static_cast<Way>(fitting);
+      }
     }
     auto pick = [](const std::vector<ColumnId>& keys, const std::vector<size_t>& pos) {
       std::vector<ColumnId> out;

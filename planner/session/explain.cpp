@@ -7,6 +7,8 @@
 #include <cmath>
 #include <functional>
 
+#include "planner/physical/memory_estimate.hpp"
+
 namespace hindsight {
 
 double q_error(double est, double actual) {
@@ -160,8 +162,12 @@ std::string explain_text(const CompiledQuery& cq, const ExecutedQuery* run, cons
   if (!cq.ctes.empty()) out += "Query:\n";
   render(*cq.physical, cq, run, mapping, cq.ctes.empty() ? 0 : 1, out);
   if (run) {
-    out += fmt::format("planning (incl. table loads) {:.1f} ms, execution {:.1f} ms, peak memory {}, {} rows\n", cq.plan_ms, run->elapsed_ms,
-                       format_bytes(run->peak_memory), run->row_count());
+    std::vector<const PhysicalOperator*> ctes;
+    for (auto& c : cq.ctes) ctes.push_back(c.physical.get());
+    const double estimated = estimate_peak_memory(*cq.physical, cq.ctx, cq.workers, ctes, true, executor_threads()).total;
+    out += fmt::format("planning (incl. table loads) {:.1f} ms, execution {:.1f} ms, peak memory {} (estimated {}), {} rows\n",
+                       cq.plan_ms, run->elapsed_ms, format_bytes(run->peak_memory),
+                       format_bytes(static_cast<int64_t>(estimated)), run->row_count());
     if (run->error) out += "failed: " + run->error->format() + "\n";
   }
   return out;

@@ -94,6 +94,7 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
 
   PhysicalPlannerOptions opts;
   opts.workers = settings.effective_workers();
+  cq->workers = opts.workers;
   opts.memory_limit = settings.memory_limit;
   opts.cost_based = cost_based;
   opts.load_guard = limits;

@@ -51,6 +51,7 @@ struct CompiledQuery {
   /// The observed statistics the estimates were made with (null: model only).
   std::shared_ptr<const stats::StatsSource> observed;
   double plan_ms = 0;
+  int workers = 1;  ///< the workers it was planned for (the estimated peak memory needs them)
 };
 
 /// Where compile_query finds observed statistics: called once per compilation, after binding,

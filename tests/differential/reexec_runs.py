@@ -33,6 +33,7 @@ def tables_of(sql: str) -> list[str]:
 
 def script(sql: str, settings: dict[str, str]) -> str:
     """The preloads, then `SET k = 'v'` for each setting, then the query."""
+    # Every column: a statement loads only the columns its scans read (docs/storage.md), so count(*) would load none.
     loads = "".join(f"SELECT * FROM {t} LIMIT 1;\n" for t in tables_of(sql))
     sets = "".join(f"SET {k} = '{v}';\n" for k, v in settings.items())
     return loads + sets + sql.strip().rstrip(";") + "\n"
