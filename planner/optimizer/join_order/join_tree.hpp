@@ -18,6 +18,8 @@ struct JoinNode {
   int relation = -1; ///< Relation number for a leaf, -1 for a join.
   std::vector<int> edges_applied;  ///< Indices into QueryGraph::edges() this join applies; empty = cross product.
   bool semi = false;  ///< A semi join: the right input is a semi member and edges_applied its semi edge.
+  int way = 0;        ///< With a PropertyModel: the way of the chosen plan (PropertyPlan::way); else 0.
+  int property = 0;   ///< With a PropertyModel: the property the node's plan delivers; else 0.
 
   bool is_leaf() const { return relation >= 0; }
 };
