@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "planner/common/error.hpp"
 #include "planner/logical/plan_utils.hpp"
@@ -184,32 +185,14 @@ class DistributionModel final : public joinorder::PropertyModel {
   void join_plans(joinorder::RelSet left, double left_rows, int left_property, joinorder::RelSet right,
                   double right_rows, int right_property, double out_rows,
                   std::vector<joinorder::PropertyPlan>& out) const override {
-    JoinType type = JoinType::Inner;
-    std::vector<ColumnId> pkeys, bkeys;
-    auto member = joinorder::rel_count(right) == 1 ? members_.find(joinorder::lowest_rel(right)) : members_.end();
-    if (member != members_.end()) {
-      type = member->second.type;
-      pkeys = member->second.left_keys;
-      bkeys = member->second.right_keys;
-    } else {
-      // The conditions in the order the rebuilt join holds them (its edges, by index), as plan_join reads them.
-      const joinorder::RelSet both = left | right;
-      for (const joinorder::JoinEdge& e : graph_.edges()) {
-        const joinorder::RelSet rels = e.relations();
-        if (e.semi || !joinorder::is_subset(rels, both) || joinorder::is_subset(rels, left) ||
-            joinorder::is_subset(rels, right))
-          continue;
-        const EquiKey& k = conditions_.at(static_cast<size_t>(e.tag));
-        if (!k.valid) continue;
-        if (joinorder::is_subset(k.a_rels, left) && joinorder::is_subset(k.b_rels, right)) {
-          pkeys.push_back(k.a);
-          bkeys.push_back(k.b);
-        } else if (joinorder::is_subset(k.b_rels, left) && joinorder::is_subset(k.a_rels, right)) {
-          pkeys.push_back(k.b);
-          bkeys.push_back(k.a);
-        }
-      }
+    if (left != cached_left_ || right != cached_right_) {
+      cached_left_ = left;
+      cached_right_ = right;
+      join_keys(left, right, cached_type_, cached_pkeys_, cached_bkeys_);
     }
+    const JoinType type = cached_type_;
+    const std::vector<ColumnId>& pkeys = cached_pkeys_;
+    const std::vector<ColumnId>& bkeys = cached_bkeys_;
     const Distribution& P = distributions_[static_cast<size_t>(left_property)];
     const Distribution& B = distributions_[static_cast<size_t>(right_property)];
     const double pw = width(left), bw = width(right);
@@ -255,6 +238,38 @@ class DistributionModel final : public joinorder::PropertyModel {
     std::vector<ColumnId> left_keys, right_keys;
   };
 
+  /// The join's type and equi keys (probe side first), as plan_join reads them from the rebuilt join.
+  void join_keys(joinorder::RelSet left, joinorder::RelSet right, JoinType& type, std::vector<ColumnId>& pkeys,
+                 std::vector<ColumnId>& bkeys) const {
+    type = JoinType::Inner;
+    pkeys.clear();
+    bkeys.clear();
+    auto member = joinorder::rel_count(right) == 1 ? members_.find(joinorder::lowest_rel(right)) : members_.end();
+    if (member != members_.end()) {
+      type = member->second.type;
+      pkeys = member->second.left_keys;
+      bkeys = member->second.right_keys;
+    } else {
+      // The conditions in the order the rebuilt join holds them (its edges, by index), as plan_join reads them.
+      const joinorder::RelSet both = left | right;
+      for (const joinorder::JoinEdge& e : graph_.edges()) {
+        const joinorder::RelSet rels = e.relations();
+        if (e.semi || !joinorder::is_subset(rels, both) || joinorder::is_subset(rels, left) ||
+            joinorder::is_subset(rels, right))
+          continue;
+        const EquiKey& k = conditions_.at(static_cast<size_t>(e.tag));
+        if (!k.valid) continue;
+        if (joinorder::is_subset(k.a_rels, left) && joinorder::is_subset(k.b_rels, right)) {
+          pkeys.push_back(k.a);
+          bkeys.push_back(k.b);
+        } else if (joinorder::is_subset(k.b_rels, left) && joinorder::is_subset(k.a_rels, right)) {
+          pkeys.push_back(k.b);
+          bkeys.push_back(k.a);
+        }
+      }
+    }
+  }
+
   /// Row width of a set's output: the inner inputs' columns (a semi join adds none), or a lone member's.
   double width(joinorder::RelSet set) const {
     if (joinorder::rel_count(set) == 1) return relation_width_[static_cast<size_t>(joinorder::lowest_rel(set))];
@@ -264,9 +279,22 @@ class DistributionModel final : public joinorder::PropertyModel {
     return w;
   }
 
+  static uint64_t hash_of(const Distribution& d) {
+    uint64_t h = static_cast<uint64_t>(d.kind) * 0x9e3779b97f4a7c15ULL ^ static_cast<uint64_t>(d.buckets);
+    auto mix = [&](uint64_t v) { h = (h ^ v) * 0x100000001b3ULL; };
+    for (ColumnId c : d.columns) mix(c);
+    for (const MappedKey& m : d.mapped) {
+      mix(std::hash<std::string>{}(m.mapping));
+      for (ColumnId c : m.columns) mix(c);
+    }
+    return h;
+  }
+
   int intern(const Distribution& d) const {
-    for (size_t i = 0; i < distributions_.size(); ++i)
-      if (same_distribution(distributions_[i], d)) return static_cast<int>(i);
+    std::vector<int>& same_hash = by_hash_[hash_of(d)];
+    for (int i : same_hash)
+      if (same_distribution(distributions_[static_cast<size_t>(i)], d)) return i;
+    same_hash.push_back(static_cast<int>(distributions_.size()));
     distributions_.push_back(d);
     bool interesting = d.kind == StreamDistribution::Single || d.kind == StreamDistribution::Replicated;
     auto keys = [&](const std::vector<ColumnId>& cols) {
@@ -276,7 +304,9 @@ class DistributionModel final : public joinorder::PropertyModel {
       return true;
     };
     if (d.kind == StreamDistribution::Hashed) {
-      interesting = keys(d.columns);
+      // A later join can only stay where a stream is hashed on one of its keys: one column (a composite key's
+      // distribution, left by a two-sided repartition, is rarely met again and would crowd out the others).
+      interesting = d.columns.size() == 1 && keys(d.columns);
       for (const MappedKey& m : d.mapped) interesting |= keys(m.columns);
     }
     interesting_.push_back(interesting);
@@ -294,6 +324,10 @@ class DistributionModel final : public joinorder::PropertyModel {
   std::map<int, Member> members_;
   std::set<ColumnId> key_columns_;
   mutable std::vector<Distribution> distributions_;
+  mutable std::unordered_map<uint64_t, std::vector<int>> by_hash_;
+  mutable joinorder::RelSet cached_left_ = 0, cached_right_ = 0;
+  mutable JoinType cached_type_ = JoinType::Inner;
+  mutable std::vector<ColumnId> cached_pkeys_, cached_bkeys_;
   mutable std::vector<bool> interesting_;
 };
 

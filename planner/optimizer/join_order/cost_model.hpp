@@ -58,6 +58,9 @@ struct PropertyModel {
   virtual void join_plans(RelSet left, double left_rows, int left_property, RelSet right, double right_rows,
                           int right_property, double out_rows, std::vector<PropertyPlan>& out) const = 0;
   int max_plans = 4;
+  /// csg–cmp pairs DPccp prices with properties before it gives up on them and plans the graph by the JoinCostModel
+  /// alone (every pair costs max_plans² · 2 property pricings): keeps a 14-way clique within the optimizer's budget.
+  uint64_t max_pairs = 4000;
 };
 
 /// A join priced in its cheaper orientation.

@@ -94,6 +94,9 @@ class DpTable {
 /// DPccp over one connected component, renumbered 0..k-1 in breadth-first order as in the paper.
 class DpccpComponent {
  public:
+  /// Thrown when a PropertyModel's pair budget is spent (enumerate_dpccp then plans without properties).
+  struct PropertyBudgetSpent {};
+
   DpccpComponent(const QueryGraph& graph, RelSet component, const JoinCostModel& cost_model, const CardinalityFn& card,
                  JoinOrderStats& stats, const PropertyModel* properties)
       : graph_(graph),
@@ -253,6 +256,7 @@ class DpccpComponent {
 
   // Every pair of input plans, in each legal orientation (left = probe), by every way the PropertyModel offers.
   void emit_pair_with_properties(RelSet s1, RelSet s2, const DpEntry* a, const DpEntry* b) {
+    if (++property_pairs_ > properties_->max_pairs) throw PropertyBudgetSpent{};
     if (a == nullptr || b == nullptr) return;
     const bool ab = graph_.legal_join(a->global, b->global);
     const bool ba = graph_.legal_join(b->global, a->global);
@@ -326,6 +330,7 @@ class DpccpComponent {
   bool has_semi_members_;
   const PropertyModel* properties_;
   int plan_limit_ = 1;
+  uint64_t property_pairs_ = 0;
   std::vector<PropSlot> prop_dense_;
   std::unordered_map<RelSet, PropSlot> prop_map_;
   std::vector<PropertyPlan> scratch_;
@@ -343,9 +348,16 @@ JoinTree enumerate_dpccp(const QueryGraph& graph, const JoinCostModel& cost_mode
   tree.stats.algorithm = JoinOrderAlgorithm::kDpccp;
   std::vector<int> roots;
   for (RelSet component : graph.components()) {
-    DpccpComponent dp(graph, component, cost_model, rows_of, tree.stats, properties);
-    dp.run();
-    roots.push_back(dp.build(tree));
+    try {
+      DpccpComponent dp(graph, component, cost_model, rows_of, tree.stats, properties);
+      dp.run();
+      roots.push_back(dp.build(tree));
+    } catch (const DpccpComponent::PropertyBudgetSpent&) {
+      tree.stats.properties_dropped = true;
+      DpccpComponent dp(graph, component, cost_model, rows_of, tree.stats, nullptr);
+      dp.run();
+      roots.push_back(dp.build(tree));
+    }
   }
   tree.root = join_by_cross_products(tree, roots, graph, cost_model, rows_of);
   return tree;

@@ -33,6 +33,7 @@ struct JoinOrderStats {
                                      ///< Greedy: connected candidate pairs priced.
   uint64_t connected_subgraphs = 0;  ///< DPccp: connected subgraphs enumerated.
   int cross_products = 0;            ///< Cross products added to join disconnected components.
+  bool properties_dropped = false;   ///< DPccp: a component spent PropertyModel::max_pairs and was planned without.
 };
 
 /// A join tree stored flat: children precede their parent in `nodes`, and `root` (the last node) covers every
