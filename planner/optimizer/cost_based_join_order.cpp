@@ -196,6 +196,12 @@ class DistributionModel final : public joinorder::PropertyModel {
     const Distribution& P = distributions_[static_cast<size_t>(left_property)];
     const Distribution& B = distributions_[static_cast<size_t>(right_property)];
     const double pw = width(left), bw = width(right);
+    // The cost model sums work over workers, so it cannot see that gathering a distributed input to one worker
+    // serializes everything above it. The per-join planner puts the larger input on the probe side, which keeps a
+    // replicated (reference) input on the build side; the enumerator keeps to that: an inner join does not probe
+    // with a single-instance input into a distributed one (the other orientation, a reference or broadcast join,
+    // is always there). Seen on TPC-H Q21, where a 1-row estimate made gathering look free.
+    if (type == JoinType::Inner && P.is_single_instance() && !B.is_single_instance()) return;
     if (pkeys.empty()) {
       // A nested-loop join: the build side is brought to the probe side (physical_planner: plan_join).
       const double b = std::max(1.0, right_rows);

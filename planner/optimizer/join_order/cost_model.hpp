@@ -54,7 +54,8 @@ struct PropertyModel {
   /// Appends the plans of relation `relation` (at least one).
   virtual void leaf_plans(int relation, double rows, std::vector<PropertyPlan>& out) const = 0;
   /// Appends the ways of joining `left` (a plan delivering `left_property`; the probe side) with `right` (the build
-  /// side), each with its own cost (without its inputs') and the property it delivers. At least one.
+  /// side), each with its own cost (without its inputs') and the property it delivers. None: the model refuses the
+  /// orientation (the other one must then offer a way).
   virtual void join_plans(RelSet left, double left_rows, int left_property, RelSet right, double right_rows,
                           int right_property, double out_rows, std::vector<PropertyPlan>& out) const = 0;
   int max_plans = 4;

@@ -287,6 +287,7 @@ class DpccpComponent {
     };
     if (ab) orient(s1, *a, pa, s2, *b, pb);
     if (ba) orient(s2, *b, pb, s1, *a, pa);
+    HS_ASSERT(out.count > 0, "dpccp: the property model offered no way to join a pair");
     const PropPlan& best = out.plans[out.cheapest()];
     entry.cost = best.cost;
     entry.left = best.left;
