@@ -21,6 +21,11 @@ const char* logical_kind_name(LogicalKind k);
 enum class LogicalJoinType : uint8_t { Inner, Left, Right, Full, Semi, Anti, NullAwareAnti };
 const char* join_type_name(LogicalJoinType t);
 
+/// How a join's inputs meet on the workers when the join order chose it (docs/join-order.md, "Distributions"):
+/// Chosen = the physical planner chooses per join. Any other value also fixes the sides: the left input is the
+/// probe side, the right input the build side.
+enum class JoinWay : uint8_t { Chosen, Single, Gather, Reference, Colocated, Broadcast, ToProbe, ToBuild, Both };
+
 /// One named parameter of an operator, written once and read by EXPLAIN and by the signature
 /// encoder (one source of truth).
 struct OperatorParam {
@@ -107,6 +112,8 @@ class LogicalJoin : public LogicalOperator {
   LogicalJoin(NodeId id) : LogicalOperator(kKind, id) {}
   LogicalJoinType type = LogicalJoinType::Inner;
   std::vector<ExprPtr> conditions;
+  /// Set by the cost-based join order at workers > 1 (not a semantic parameter: not written, not signed).
+  JoinWay way = JoinWay::Chosen;
   void write_params(ParamWriter& w) const override;
 };
 

@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "planner/common/error.hpp"
 #include "planner/logical/plan_utils.hpp"
 #include "planner/optimizer/join_order/best_join_order.hpp"
 #include "planner/optimizer/join_order/cost_model.hpp"
+#include "planner/physical/join_ways.hpp"
 #include "planner/signing/plan_signer.hpp"
 
 namespace hindsight {
@@ -93,6 +96,247 @@ std::string shape(const LogicalOperator& op) {
   return "(" + shape(*op.children[0]) + " " + shape(*op.children[1]) + ")";
 }
 
+/// The distribution a leaf of a region delivers, as the physical planner will plan it: a scan's from the catalog,
+/// through filters and pass-through projections; anything else is taken as spread in no known way (the physical
+/// planner then checks each way against what the input really delivers).
+Distribution logical_distribution(const LogicalOperator& op) {
+  switch (op.kind) {
+    case LogicalKind::Get: {
+      const auto& g = op.as<LogicalGet>();
+      return scan_distribution(g.table, g.columns, g.outputs);
+    }
+    case LogicalKind::Filter: return logical_distribution(*op.children[0]);
+    case LogicalKind::Project: {
+      Distribution d = logical_distribution(*op.children[0]);
+      return d.kind == StreamDistribution::Hashed ? project_distribution(op.as<LogicalProject>(), d) : d;
+    }
+    default: return Distribution::any();
+  }
+}
+
+bool same_distribution(const Distribution& a, const Distribution& b) {
+  if (a.kind != b.kind || a.columns != b.columns || a.buckets != b.buckets || a.mapped.size() != b.mapped.size())
+    return false;
+  for (size_t i = 0; i < a.mapped.size(); ++i)
+    if (a.mapped[i].mapping != b.mapped[i].mapping || a.mapped[i].columns != b.mapped[i].columns) return false;
+  return true;
+}
+
+/// The column under casts that keep int64 values unchanged: the physical planner hashes on it. kInvalidColumn when
+/// the key is computed (the physical planner then computes it into a new column no other join knows).
+ColumnId join_key_column(const Expr& e) {
+  const Expr* x = &e;
+  while (x->kind == ExprKind::Cast) {
+    const Expr& in = *x->children[0];
+    bool ints = (x->type.is_integral() || x->type.id == TypeId::Date) && in.type.id == x->type.id;
+    bool widen = x->type.is_integral() && in.type.is_integral();
+    bool same_scale = x->type.id == TypeId::Decimal && in.type.id == TypeId::Decimal && x->type.scale == in.type.scale;
+    if (!(ints || widen || same_scale)) return kInvalidColumn;
+    x = &in;
+  }
+  return x->kind == ExprKind::ColumnRef ? x->column_id : kInvalidColumn;
+}
+
+/// An equality between two sides, each reading the relations `*_rels` (bit sets over the region's inputs).
+struct EquiKey {
+  bool valid = false;
+  joinorder::RelSet a_rels = 0, b_rels = 0;
+  ColumnId a = kInvalidColumn, b = kInvalidColumn;
+};
+
+/// Interesting properties for a region at workers > 1: the distribution of each plan over the workers. Properties
+/// are interned distributions; those hashed on join-key columns of the region (or replicated, or single) each keep
+/// their cheapest plan, all others share one klass (no later join can use them).
+class DistributionModel final : public joinorder::PropertyModel {
+ public:
+  DistributionModel(const joinorder::QueryGraph& graph, const PhysicalPlannerOptions& physical, const PlanContext& ctx)
+      : graph_(graph), share_(physical.broadcast_memory_share) {
+    costs_.workers = physical.workers;
+    costs_.memory_limit = physical.memory_limit;
+    (void)ctx;
+    max_plans = 4;
+  }
+
+  /// Relation `rel` (an inner input or a semi member's right input).
+  void add_relation(const LogicalOperator& op, const PlanContext& ctx) {
+    relation_property_.push_back(intern(logical_distribution(op)));
+    relation_width_.push_back(op.observed_row_bytes > 0 ? 16 + op.observed_row_bytes : row_width(op.outputs, ctx));
+  }
+  /// Condition k of the inner joins (graph edge tags name them).
+  void add_condition(EquiKey key) {
+    if (key.valid) {
+      key_columns_.insert(key.a);
+      key_columns_.insert(key.b);
+    }
+    conditions_.push_back(key);
+  }
+  /// The semi member `rel`: its join type and its equi keys (left column, member column).
+  void add_member(int rel, JoinType type, std::vector<ColumnId> left_keys, std::vector<ColumnId> right_keys) {
+    for (ColumnId c : left_keys) key_columns_.insert(c);
+    for (ColumnId c : right_keys) key_columns_.insert(c);
+    members_[rel] = Member{type, std::move(left_keys), std::move(right_keys)};
+  }
+
+  void leaf_plans(int relation, double, std::vector<joinorder::PropertyPlan>& out) const override {
+    const int p = relation_property_.at(static_cast<size_t>(relation));
+    out.push_back({0, p, klass(p), 0});
+  }
+
+  void join_plans(joinorder::RelSet left, double left_rows, int left_property, joinorder::RelSet right,
+                  double right_rows, int right_property, double out_rows,
+                  std::vector<joinorder::PropertyPlan>& out) const override {
+    if (left != cached_left_ || right != cached_right_) {
+      cached_left_ = left;
+      cached_right_ = right;
+      join_keys(left, right, cached_type_, cached_pkeys_, cached_bkeys_);
+    }
+    const JoinType type = cached_type_;
+    const std::vector<ColumnId>& pkeys = cached_pkeys_;
+    const std::vector<ColumnId>& bkeys = cached_bkeys_;
+    const Distribution& P = distributions_[static_cast<size_t>(left_property)];
+    const Distribution& B = distributions_[static_cast<size_t>(right_property)];
+    const double pw = width(left), bw = width(right);
+    // The cost model sums work over workers, so it cannot see that gathering a distributed input to one worker
+    // serializes everything above it. The per-join planner puts the larger input on the probe side, which keeps a
+    // replicated (reference) input on the build side; the enumerator keeps to that: an inner join does not probe
+    // with a single-instance input into a distributed one (the other orientation, a reference or broadcast join,
+    // is always there). Seen on TPC-H Q21, where a 1-row estimate made gathering look free.
+    if (type == JoinType::Inner && P.is_single_instance() && !B.is_single_instance()) return;
+    if (pkeys.empty()) {
+      // A nested-loop join: the build side is brought to the probe side (physical_planner: plan_join).
+      const double b = std::max(1.0, right_rows);
+      double cost = left_rows * b + out_rows + b * bw * costs_.memory_byte_weight;
+      Distribution d = P;
+      if (P.is_single_instance() && !B.is_single_instance()) {
+        cost += exchange_cost(ExchangeKind::Gather, right_rows, bw, costs_).total;
+      } else if (!P.is_single_instance() && B.kind != StreamDistribution::Replicated) {
+        cost += exchange_cost(ExchangeKind::Broadcast, right_rows, bw, costs_).total;
+      }
+      if (P.kind == StreamDistribution::Replicated && B.kind == StreamDistribution::Replicated)
+        d = Distribution::replicated();
+      else if (P.is_single_instance())
+        d = Distribution::single();
+      const int p = intern(d);
+      out.push_back({cost, p, klass(p), static_cast<int>(JoinWay::Chosen)});
+      return;
+    }
+    JoinSides sides;
+    sides.type = type;
+    sides.probe = &P;
+    sides.build = &B;
+    sides.probe_keys = &pkeys;
+    sides.build_keys = &bkeys;
+    sides.probe_rows = left_rows;
+    sides.build_rows = right_rows;
+    sides.out_rows = out_rows;
+    sides.probe_width = pw;
+    sides.build_width = bw;
+    sides.build_fits_broadcast = broadcast_fits(right_rows, bw, costs_.workers, costs_.memory_limit, share_);
+    for (const JoinWayOption& w : join_way_options(sides, costs_)) {
+      const int p = intern(w.out);
+      out.push_back({w.cost, p, klass(p), static_cast<int>(w.way)});
+    }
+  }
+
+ private:
+  struct Member {
+    JoinType type = JoinType::Semi;
+    std::vector<ColumnId> left_keys, right_keys;
+  };
+
+  /// The join's type and equi keys (probe side first), as plan_join reads them from the rebuilt join.
+  void join_keys(joinorder::RelSet left, joinorder::RelSet right, JoinType& type, std::vector<ColumnId>& pkeys,
+                 std::vector<ColumnId>& bkeys) const {
+    type = JoinType::Inner;
+    pkeys.clear();
+    bkeys.clear();
+    auto member = joinorder::rel_count(right) == 1 ? members_.find(joinorder::lowest_rel(right)) : members_.end();
+    if (member != members_.end()) {
+      type = member->second.type;
+      pkeys = member->second.left_keys;
+      bkeys = member->second.right_keys;
+    } else {
+      // The conditions in the order the rebuilt join holds them (its edges, by index), as plan_join reads them.
+      const joinorder::RelSet both = left | right;
+      for (const joinorder::JoinEdge& e : graph_.edges()) {
+        const joinorder::RelSet rels = e.relations();
+        if (e.semi || !joinorder::is_subset(rels, both) || joinorder::is_subset(rels, left) ||
+            joinorder::is_subset(rels, right))
+          continue;
+        const EquiKey& k = conditions_.at(static_cast<size_t>(e.tag));
+        if (!k.valid) continue;
+        if (joinorder::is_subset(k.a_rels, left) && joinorder::is_subset(k.b_rels, right)) {
+          pkeys.push_back(k.a);
+          bkeys.push_back(k.b);
+        } else if (joinorder::is_subset(k.b_rels, left) && joinorder::is_subset(k.a_rels, right)) {
+          pkeys.push_back(k.b);
+          bkeys.push_back(k.a);
+        }
+      }
+    }
+  }
+
+  /// Row width of a set's output: the inner inputs' columns (a semi join adds none), or a lone member's.
+  double width(joinorder::RelSet set) const {
+    if (joinorder::rel_count(set) == 1) return relation_width_[static_cast<size_t>(joinorder::lowest_rel(set))];
+    double w = 16;
+    joinorder::for_each_rel(set & ~graph_.semi_members(),
+                            [&](int r) { w += relation_width_[static_cast<size_t>(r)] - 16; });
+    return w;
+  }
+
+  static uint64_t hash_of(const Distribution& d) {
+    uint64_t h = static_cast<uint64_t>(d.kind) * 0x9e3779b97f4a7c15ULL ^ static_cast<uint64_t>(d.buckets);
+    auto mix = [&](uint64_t v) { h = (h ^ v) * 0x100000001b3ULL; };
+    for (ColumnId c : d.columns) mix(c);
+    for (const MappedKey& m : d.mapped) {
+      mix(std::hash<std::string>{}(m.mapping));
+      for (ColumnId c : m.columns) mix(c);
+    }
+    return h;
+  }
+
+  int intern(const Distribution& d) const {
+    std::vector<int>& same_hash = by_hash_[hash_of(d)];
+    for (int i : same_hash)
+      if (same_distribution(distributions_[static_cast<size_t>(i)], d)) return i;
+    same_hash.push_back(static_cast<int>(distributions_.size()));
+    distributions_.push_back(d);
+    bool interesting = d.kind == StreamDistribution::Single || d.kind == StreamDistribution::Replicated;
+    auto keys = [&](const std::vector<ColumnId>& cols) {
+      if (cols.empty()) return false;
+      for (ColumnId c : cols)
+        if (!key_columns_.count(c)) return false;
+      return true;
+    };
+    if (d.kind == StreamDistribution::Hashed) {
+      // A later join can only stay where a stream is hashed on one of its keys: one column (a composite key's
+      // distribution, left by a two-sided repartition, is rarely met again and would crowd out the others).
+      interesting = d.columns.size() == 1 && keys(d.columns);
+      for (const MappedKey& m : d.mapped) interesting |= keys(m.columns);
+    }
+    interesting_.push_back(interesting);
+    return static_cast<int>(distributions_.size()) - 1;
+  }
+
+  int klass(int property) const { return interesting_[static_cast<size_t>(property)] ? property : -1; }
+
+  const joinorder::QueryGraph& graph_;
+  CostModelOptions costs_;
+  double share_;
+  std::vector<int> relation_property_;
+  std::vector<double> relation_width_;
+  std::vector<EquiKey> conditions_;
+  std::map<int, Member> members_;
+  std::set<ColumnId> key_columns_;
+  mutable std::vector<Distribution> distributions_;
+  mutable std::unordered_map<uint64_t, std::vector<int>> by_hash_;
+  mutable joinorder::RelSet cached_left_ = 0, cached_right_ = 0;
+  mutable JoinType cached_type_ = JoinType::Inner;
+  mutable std::vector<ColumnId> cached_pkeys_, cached_bkeys_;
+  mutable std::vector<bool> interesting_;
+};
+
 }  // namespace
 
 std::vector<uint64_t> condition_inputs(const std::vector<const LogicalOperator*>& leaves,
@@ -112,12 +356,13 @@ bool condition_inside(uint64_t touched, uint64_t set, size_t leaf_count) {
   return all || (touched != 0 && (touched & ~set) == 0 && __builtin_popcountll(touched) >= 2);
 }
 
-bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx) {
+bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx,
+                         const PhysicalPlannerOptions& physical) {
   bool changed = false;
   RegionSize size;
   if (is_region_join(*plan)) measure(*plan, size);
   if (size.inner_joins == 0 || size.relations < 3) {
-    for (auto& c : plan->children) changed |= order_joins_by_cost(c, model, ctx);
+    for (auto& c : plan->children) changed |= order_joins_by_cost(c, model, ctx, physical);
     if (changed) {
       refresh_outputs(*plan);
       model.estimate(*plan);
@@ -135,8 +380,8 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
   std::vector<LogicalPtr>& leaves = region.leaves;
   std::vector<ExprPtr>& conds = region.conds;
   const std::vector<NodeId>& ids = region.ids;
-  for (auto& l : leaves) changed |= order_joins_by_cost(l, model, ctx);
-  for (auto& m : region.semis) changed |= order_joins_by_cost(m.right, model, ctx);
+  for (auto& l : leaves) changed |= order_joins_by_cost(l, model, ctx, physical);
+  for (auto& m : region.semis) changed |= order_joins_by_cost(m.right, model, ctx, physical);
 
   joinorder::QueryGraph graph;
   for (size_t i = 0; i < leaves.size(); ++i)
@@ -207,7 +452,53 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
     };
   }
   joinorder::CardinalityEstimator estimator(graph, observed);
-  joinorder::JoinTree tree = joinorder::best_join_order(graph, cost, estimator.as_function());
+  // At more than one worker: interesting distributions, exchanges priced as the physical planner prices them.
+  std::optional<DistributionModel> distributions;
+  if (physical.workers > 1) {
+    distributions.emplace(graph, physical, ctx);
+    for (auto& l : leaves) distributions->add_relation(*l, ctx);
+    for (auto& m : region.semis) distributions->add_relation(*m.right, ctx);
+    for (auto& c : conds) {
+      EquiKey key;
+      if (c->kind == ExprKind::Call && c->op == ScalarOp::Eq) {
+        const std::vector<joinorder::RelSet> sides = condition_inputs(leaf_ptrs, {c->children[0].get(), c->children[1].get()});
+        key.a_rels = sides[0];
+        key.b_rels = sides[1];
+        key.a = join_key_column(*c->children[0]);
+        key.b = join_key_column(*c->children[1]);
+        key.valid = key.a_rels != 0 && key.b_rels != 0 && (key.a_rels & key.b_rels) == 0;
+      }
+      distributions->add_condition(key);
+    }
+    for (size_t m = 0; m < region.semis.size(); ++m) {
+      const LogicalJoin& j = region.semis[m].join->as<LogicalJoin>();
+      const std::set<ColumnId> right_cols = output_set(*region.semis[m].right);
+      std::vector<ColumnId> lk, rk;
+      for (auto& c : j.conditions) {
+        if (c->kind != ExprKind::Call || c->op != ScalarOp::Eq) continue;
+        const Expr& a = *c->children[0];
+        const Expr& b = *c->children[1];
+        const bool a_left = !columns_of(a).empty() && covered_by(a, left_cols);
+        const bool b_left = !columns_of(b).empty() && covered_by(b, left_cols);
+        const bool a_right = !columns_of(a).empty() && covered_by(a, right_cols);
+        const bool b_right = !columns_of(b).empty() && covered_by(b, right_cols);
+        if (a_left && b_right) {
+          lk.push_back(join_key_column(a));
+          rk.push_back(join_key_column(b));
+        } else if (b_left && a_right) {
+          lk.push_back(join_key_column(b));
+          rk.push_back(join_key_column(a));
+        }
+      }
+      const JoinType type = j.type == LogicalJoinType::Semi   ? JoinType::Semi
+                            : j.type == LogicalJoinType::Anti ? JoinType::Anti
+                                                              : JoinType::NullAwareAnti;
+      distributions->add_member(static_cast<int>(leaves.size() + m), type, std::move(lk), std::move(rk));
+    }
+  }
+  joinorder::JoinTree tree =
+      joinorder::best_join_order(graph, cost, estimator.as_function(), joinorder::kDefaultDpLimit,
+                                 distributions ? &*distributions : nullptr);
 
   // Rebuild bottom-up; reuse the original join ids (inner joins) and nodes (semi joins).
   size_t next_id = 0;
@@ -221,6 +512,7 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
     if (jn.semi) {
       const size_t m = static_cast<size_t>(tree.nodes[static_cast<size_t>(jn.right)].relation) - leaves.size();
       LogicalPtr j = std::move(region.semis[m].join);
+      j->as<LogicalJoin>().way = static_cast<JoinWay>(jn.way);
       j->children.push_back(std::move(built[static_cast<size_t>(jn.left)]));
       j->children.push_back(std::move(region.semis[m].right));
       refresh_outputs(*j);
@@ -230,6 +522,7 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
     NodeId id = next_id < ids.size() ? ids[ids.size() - 1 - next_id++] : ctx.next_node_id();
     auto j = std::make_unique<LogicalJoin>(id);
     j->type = LogicalJoinType::Inner;
+    j->way = static_cast<JoinWay>(jn.way);  // Chosen (0) without distributions
     for (int e : jn.edges_applied) {
       int k = graph.edges()[static_cast<size_t>(e)].tag;
       j->conditions.push_back(std::move(conds[static_cast<size_t>(k)]));

@@ -1,6 +1,7 @@
 #pragma once
 #include "planner/logical/logical_operator.hpp"
 #include "planner/optimizer/cardinality_model.hpp"
+#include "planner/physical/physical_planner.hpp"
 
 namespace hindsight {
 
@@ -12,7 +13,13 @@ namespace hindsight {
 /// read (docs/join-order.md). Conditions sit at the lowest join that has their columns; the original join node ids
 /// are reused so the plan mapper keeps its links. Outer joins are barriers: their inputs are ordered separately.
 /// Returns true if any tree changed; estimates of the rebuilt trees are refreshed.
-bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx);
+///
+/// With `physical.workers` > 1 the order is aware of distribution (docs/join-order.md, "Distributions"): DPccp keeps
+/// per relation set the cheapest plan for each interesting distribution, prices every join by the ways its inputs
+/// can meet (join_way_options, the physical planner's own costs), and fixes each rebuilt join's way and sides
+/// (LogicalJoin::way) so that the physical planner realizes the plan it priced. At one worker: rows alone, as before.
+bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx,
+                         const PhysicalPlannerOptions& physical = {});
 
 /// Per condition of an inner-join tree, the bit set (bit i = leaves[i]) of the inputs whose
 /// columns it reads: the join graph's hyperedges.

@@ -8,69 +8,11 @@
 #include "planner/common/error.hpp"
 #include "planner/storage/connector/connector.hpp"
 #include "planner/logical/plan_utils.hpp"
+#include "planner/physical/join_ways.hpp"
 
 namespace hindsight {
 
 namespace {
-/// Output column of a projection that passes input column `id` through unchanged.
-ColumnId passthrough_of(const LogicalProject& p, ColumnId id) {
-  for (size_t i = 0; i < p.exprs.size(); ++i)
-    if (p.exprs[i]->kind == ExprKind::ColumnRef && p.exprs[i]->column_id == id) return p.outputs[i];
-  return kInvalidColumn;
-}
-
-/// What a scan of `def` reading table columns `columns` (as `outputs`) delivers. A hash table
-/// whose key columns are not all read still delivers its co-location mappings (hashed with no key
-/// columns of its own): rows equal on a mapping's columns share a bucket either way.
-Distribution scan_distribution(const TableDef& def, const std::vector<int>& columns, const std::vector<ColumnId>& outputs) {
-  if (def.distribution == DistributionKind::Replicated) return Distribution::replicated();
-  if (def.distribution != DistributionKind::Hash) return Distribution::any();
-  auto output_of = [&](const std::string& name) {
-    int idx = def.column_index(name);
-    for (size_t i = 0; i < columns.size(); ++i)
-      if (columns[i] == idx) return outputs[i];
-    return kInvalidColumn;
-  };
-  auto all_read = [&](const std::vector<std::string>& names, std::vector<ColumnId>& out) {
-    for (auto& n : names) {
-      out.push_back(output_of(n));
-      if (out.back() == kInvalidColumn) return false;
-    }
-    return true;
-  };
-  Distribution d = Distribution::hashed({}, def.buckets);
-  if (!all_read(def.distribution_columns, d.columns)) d.columns.clear();
-  for (auto& m : def.colocation) {
-    MappedKey k{m.id, {}};
-    if (all_read(m.columns, k.columns)) d.mapped.push_back(std::move(k));
-  }
-  if (d.columns.empty() && d.mapped.empty()) return Distribution::any();
-  return d;
-}
-
-/// A hashed distribution seen through a projection: key and mapping columns renamed to the
-/// projection's pass-through outputs; a key the projection drops loses what it described.
-Distribution project_distribution(const LogicalProject& p, const Distribution& in) {
-  Distribution d = Distribution::hashed({}, in.buckets);
-  bool keys = true;
-  for (ColumnId c : in.columns) {
-    d.columns.push_back(passthrough_of(p, c));
-    keys &= d.columns.back() != kInvalidColumn;
-  }
-  if (!keys) d.columns.clear();
-  for (auto& m : in.mapped) {
-    MappedKey k{m.mapping, {}};
-    bool ok = true;
-    for (ColumnId c : m.columns) {
-      k.columns.push_back(passthrough_of(p, c));
-      ok &= k.columns.back() != kInvalidColumn;
-    }
-    if (ok) d.mapped.push_back(std::move(k));
-  }
-  if (d.columns.empty() && d.mapped.empty()) return Distribution::any();
-  return d;
-}
-
 std::vector<ExprPtr> clone_all(const std::vector<ExprPtr>& v) {
   std::vector<ExprPtr> out;
   for (auto& e : v) out.push_back(e->clone());

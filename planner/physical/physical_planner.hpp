@@ -2,6 +2,7 @@
 #include <functional>
 
 #include "planner/physical/physical_cost.hpp"
+#include "planner/physical/join_ways.hpp"
 #include "planner/physical/physical_operator.hpp"
 #include "planner/storage/load_guard.hpp"
 
@@ -58,6 +59,12 @@ class PhysicalPlanner {
   PhysicalPtr exchange(PhysicalPtr child, ExchangeKind kind, std::vector<ColumnId> keys = {}, int buckets = 0);
   PhysicalPtr gather_if_needed(PhysicalPtr child);
   bool fits_broadcast(const PhysicalOperator& build) const;
+  /// Under the memory budget: `chosen` when its estimated peak (memory_estimate.hpp: the join's subtree, its
+  /// exchange buffers and tables alive together) fits `memory_limit`, else the cheapest of `ways` that fits
+  /// (a broadcast beyond broadcast_memory_share may be added to `ways` for that, at most half the budget);
+  /// `chosen` when none fits. `probe` and `build` are lent to stand-in trees and given back.
+  size_t way_within_budget(std::vector<JoinWayOption>& ways, size_t chosen, const JoinSides& sides, PhysicalPtr& probe,
+                           PhysicalPtr& build, double out_rows);
   template <class T>
   std::unique_ptr<T> make(const LogicalOperator* from) {
     auto p = std::make_unique<T>(ctx_.next_node_id());

@@ -1,9 +1,11 @@
 // Join algorithm, sides and distribution for the first-version physical planner.
+#include <algorithm>
 #include <limits>
 #include <set>
 
 #include "planner/common/error.hpp"
 #include "planner/logical/plan_utils.hpp"
+#include "planner/physical/join_ways.hpp"
 #include "planner/physical/memory_estimate.hpp"
 #include "planner/physical/physical_cost.hpp"
 #include "planner/physical/physical_planner.hpp"
@@ -11,51 +13,6 @@
 namespace hindsight {
 
 namespace {
-
-bool hashed_on(const Distribution& d, const std::vector<ColumnId>& keys, const std::vector<size_t>& positions) {
-  // True when d hashes exactly on keys[positions[0]], keys[positions[1]], ...
-  if (d.kind != StreamDistribution::Hashed || d.columns.size() != positions.size()) return false;
-  for (size_t i = 0; i < positions.size(); ++i)
-    if (d.columns[i] != keys[positions[i]]) return false;
-  return true;
-}
-
-/// The key positions (into `keys`) that `cols` correspond to, if all of them are keys.
-bool key_positions(const std::vector<ColumnId>& cols, const std::vector<ColumnId>& keys, std::vector<size_t>& out) {
-  if (cols.empty()) return false;
-  out.clear();
-  for (ColumnId c : cols) {
-    size_t k = 0;
-    while (k < keys.size() && keys[k] != c) ++k;
-    if (k == keys.size()) return false;
-    out.push_back(k);
-  }
-  return true;
-}
-
-bool key_positions(const Distribution& d, const std::vector<ColumnId>& keys, std::vector<size_t>& out) {
-  return d.kind == StreamDistribution::Hashed && key_positions(d.columns, keys, out);
-}
-
-/// True when probe and build rows that match on the keys are already on the same worker: both
-/// hashed alike (same bucket count) on corresponding key columns, either by their own hash keys
-/// or by a co-location mapping both declare.
-bool colocated(const Distribution& P, const std::vector<ColumnId>& pkeys, const Distribution& B,
-               const std::vector<ColumnId>& bkeys) {
-  if (P.kind != StreamDistribution::Hashed || B.kind != StreamDistribution::Hashed || P.buckets != B.buckets) return false;
-  std::vector<size_t> pos;
-  if (key_positions(P, pkeys, pos) && hashed_on(B, bkeys, pos)) return true;
-  for (const MappedKey& pm : P.mapped) {
-    if (!key_positions(pm.columns, pkeys, pos)) continue;
-    for (const MappedKey& bm : B.mapped) {
-      if (bm.mapping != pm.mapping || bm.columns.size() != pos.size()) continue;
-      bool same = true;
-      for (size_t i = 0; i < pos.size(); ++i) same &= bm.columns[i] == bkeys[pos[i]];
-      if (same) return true;
-    }
-  }
-  return false;
-}
 
 /// The column under casts that keep int64 values unchanged (INTEGER <-> BIGINT, DECIMAL scale
 /// kept): such keys hash and compare alike, so they can serve as hash keys. nullptr otherwise.
@@ -77,8 +34,9 @@ const Expr* key_column(const Expr& e) {
 bool PhysicalPlanner::fits_broadcast(const PhysicalOperator& build) const {
   // Every worker holds a copy: the copies together must leave a wide margin in the budget (the
   // estimate may be low; an underestimated broadcast fails the query, as a map join does).
-  double bytes = build.estimated_rows * row_width(build, ctx_) * options_.workers;
-  if (bytes > static_cast<double>(options_.memory_limit) * options_.broadcast_memory_share) return false;
+  if (!broadcast_fits(build.estimated_rows, row_width(build, ctx_), options_.workers, options_.memory_limit,
+                      options_.broadcast_memory_share))
+    return false;
   // The foundation planner's rule of thumb; the cost-based planner compares costs instead.
   return options_.cost_based || build.estimated_rows <= options_.broadcast_max_rows;
 }
@@ -152,7 +110,10 @@ PhysicalPtr PhysicalPlanner::plan_join(const LogicalOperator& op) {
   bool swap = false;
   JoinType type = JoinType::Inner;
   switch (j.type) {
-    case LogicalJoinType::Inner: swap = !lkeys.empty() && left->estimated_rows < right->estimated_rows; break;
+    case LogicalJoinType::Inner:
+      // A way chosen by the join order fixes the sides too (left = probe): the costs it compared assumed them.
+      swap = !lkeys.empty() && j.way == JoinWay::Chosen && left->estimated_rows < right->estimated_rows;
+      break;
     case LogicalJoinType::Left: type = JoinType::ProbeOuter; break;
     case LogicalJoinType::Right:
       type = JoinType::ProbeOuter;
@@ -191,148 +152,81 @@ PhysicalPtr PhysicalPlanner::plan_join(const LogicalOperator& op) {
   auto hj = make<PhysicalHashJoin>(&op);
   hj->type = type;
   hj->residual = std::move(residual);
-  const bool needs_partitioned = type == JoinType::FullOuter;
-  const Distribution& P = probe->distribution;
-  const Distribution& B = build->distribution;
-  Distribution out = P;
-  auto partitioned_on_keys = [&](const Distribution& d, const std::vector<ColumnId>& keys) {
-    return d.kind == StreamDistribution::Hashed && d.columns == keys && d.buckets == options_.workers;
-  };
-  if (P.is_single_instance() && B.is_single_instance()) {
-    hj->join_distribution = JoinDistribution::Single;
-    out = P.kind == StreamDistribution::Replicated && B.kind == StreamDistribution::Replicated ? Distribution::replicated()
-                                                                                              : Distribution::single();
-  } else if (P.is_single_instance()) {
-    // A small single stream probing a distributed one: bring the other side to it.
-    build = exchange(std::move(build), ExchangeKind::Gather);
-    hj->join_distribution = JoinDistribution::Single;
-    out = Distribution::single();
-  } else if (B.kind == StreamDistribution::Replicated && !needs_partitioned) {
-    hj->join_distribution = JoinDistribution::Reference;
-  } else if (type != JoinType::NullAwareAnti && colocated(P, pkeys, B, bkeys)) {
-    // Not for NOT IN: "the build side holds a NULL" and "the build side is empty" are properties
-    // of the whole build side, which a worker holding one bucket of it cannot decide.
-    hj->join_distribution = JoinDistribution::Colocated;
+  JoinSides sides;
+  sides.type = type;
+  sides.probe = &probe->distribution;
+  sides.build = &build->distribution;
+  sides.probe_keys = &pkeys;
+  sides.build_keys = &bkeys;
+  sides.probe_rows = probe->estimated_rows;
+  sides.build_rows = build->estimated_rows;
+  sides.out_rows = op.estimated_rows;
+  sides.probe_width = row_width(*probe, ctx_);
+  sides.build_width = row_width(*build, ctx_);
+  sides.build_fits_broadcast = fits_broadcast(*build);
+  // The cost-based planner takes the way the join order chose when it is among the options (it is,
+  // when the inputs deliver the distributions the enumerator priced), else the cheapest, the first
+  // on a tie. The foundation planner broadcasts a small build side and otherwise repartitions both.
+  std::vector<JoinWayOption> ways = join_way_options(sides, cost_options());
+  size_t chosen = 0;
+  if (options_.cost_based) {
+    for (size_t w = 1; w < ways.size(); ++w)
+      if (ways[w].cost < ways[chosen].cost) chosen = w;
+    for (size_t w = 0; w < ways.size(); ++w)
+      if (j.way != JoinWay::Chosen && ways[w].way == j.way) chosen = w;
+    chosen = way_within_budget(ways, chosen, sides, probe, build, op.estimated_rows);
   } else {
-    // Broadcast the build side, or repartition. The foundation planner broadcasts a small build
-    // side and otherwise repartitions both sides; the cost-based planner prices every way of
-    // bringing matching rows together and takes the cheapest:
-    //   broadcast   the build side copied to every worker (only if the copies fit the budget
-    //               with margin; forced for NOT IN, which needs every build row everywhere, and
-    //               for a single-worker build side);
-    //   to probe    the probe side stays hashed where it is (on some of the keys); the build side
-    //               is repartitioned on the matching keys into the probe's bucket layout;
-    //   to build    the mirror image;
-    //   both        both sides repartitioned on the keys, one bucket per worker (a side already
-    //               so partitioned stays).
-    // FULL OUTER cannot broadcast. Costs: physical_cost.hpp.
-    const bool forced_broadcast = type == JoinType::NullAwareAnti || B.kind == StreamDistribution::Single;
-    const bool may_broadcast = !needs_partitioned && (forced_broadcast || fits_broadcast(*build));
-    enum Way { Broadcast, ToProbe, ToBuild, Both };
-    Way way = may_broadcast && (forced_broadcast || !options_.cost_based) ? Broadcast : Both;
-    std::vector<size_t> ppos, bpos;
-    if (options_.cost_based && !forced_broadcast) {
-      const CostModelOptions o = cost_options();
-      const double inf = std::numeric_limits<double>::infinity();
-      const double p = std::max(0.0, probe->estimated_rows), b = std::max(0.0, build->estimated_rows);
-      const double pw = row_width(*probe, ctx_), bw = row_width(*build, ctx_);
-      const double out_rows = std::max(0.0, op.estimated_rows);
-      auto repartition = [&](double rows, double width) { return exchange_cost(ExchangeKind::Repartition, rows, width, o).total; };
-      const double join_local = hash_join_cost(p, b, out_rows, bw, false, o).total;
-      double cost[4] = {inf, inf, inf, inf};
-      if (may_broadcast)
-        cost[Broadcast] = exchange_cost(ExchangeKind::Broadcast, b, bw, o).total + hash_join_cost(p, b, out_rows, bw, true, o).total;
-      if (key_positions(P, pkeys, ppos)) cost[ToProbe] = repartition(b, bw) + join_local;
-      if (key_positions(B, bkeys, bpos)) cost[ToBuild] = repartition(p, pw) + join_local;
-      cost[Both] = (partitioned_on_keys(P, pkeys) ? 0 : repartition(p, pw)) +
-                   (partitioned_on_keys(B, bkeys) ? 0 : repartition(b, bw)) + join_local;
-      for (Way w : {Broadcast, ToProbe, ToBuild})
-        if (cost[w] < cost[way]) way = w;
-      // Under the memory budget: a way whose estimated peak (memory_estimate.hpp: this join's subtree, its
-      // exchange buffers and tables alive together) exceeds the limit loses to the cheapest that fits. When
-      // none fits, or the cheapest fits, the cheapest stays: with the default budget plans do not change.
-      auto peak = [&](Way w) {
-        auto stand_in = [&](PhysicalPtr& side, bool moved, ExchangeKind kind, const Distribution& d) {
-          if (!moved) return;
-          auto x = std::make_unique<PhysicalExchange>(NodeId{});
-          x->exchange = kind;
-          x->outputs = side->outputs;
-          x->estimated_rows = side->estimated_rows;
-          x->observed_row_bytes = side->observed_row_bytes;
-          x->distribution = d;
-          x->children.push_back(std::move(side));
-          side = std::move(x);
-        };
-        const Distribution hashed = Distribution::hashed(pkeys, options_.workers);
-        const bool move_probe = w == ToBuild || (w == Both && !partitioned_on_keys(P, pkeys));
-        const bool move_build = w == ToProbe || w == Broadcast || (w == Both && !partitioned_on_keys(B, bkeys));
-        const Distribution build_to = w == Broadcast ? Distribution::replicated() : w == ToProbe ? P : hashed;
-        const Distribution probe_to = w == ToBuild ? B : hashed;
-        auto j = std::make_unique<PhysicalHashJoin>(NodeId{});
-        j->estimated_rows = op.estimated_rows;
-        j->outputs = probe->outputs;
-        j->distribution = move_probe ? probe_to : P;
-        stand_in(probe, move_probe, ExchangeKind::Repartition, probe_to);
-        stand_in(build, move_build, w == Broadcast ? ExchangeKind::Broadcast : ExchangeKind::Repartition, build_to);
-        j->children.push_back(std::move(probe));
-        j->children.push_back(std::move(build));
-        const double bytes = estimate_peak_memory(*j, ctx_, options_.workers, {}, false, executor_threads()).total;
-        probe = std::move(j->children[0]);
-        build = std::move(j->children[1]);
-        if (move_probe) probe = std::move(probe->children[0]);
-        if (move_build) build = std::move(build->children[0]);
-        return bytes;
-      };
-      const double limit = static_cast<double>(options_.memory_limit);
-      if (peak(way) > limit) {
-        // Broadcast is a candidate here even beyond broadcast_memory_share (the margin against a low
-        // estimate: an underestimated broadcast fails the query) when every other way is estimated to exceed
-        // the budget, but only with a margin of its own: its estimated peak at most half the budget.
-        const bool beyond_share = cost[Broadcast] == inf && !needs_partitioned;
-        if (beyond_share)
-          cost[Broadcast] = exchange_cost(ExchangeKind::Broadcast, b, bw, o).total + hash_join_cost(p, b, out_rows, bw, true, o).total;
-        int fitting = -1;
-        for (Way w : {Broadcast, ToProbe, ToBuild, Both})
-          if (cost[w] < inf && (fitting < 0 || cost[w] < cost[fitting]) &&
-              peak(w) <= (w == Broadcast && beyond_share ? limit / 2 : limit))
-            fitting = w;
-        if (fitting >= 0) way = static_cast<Way>(fitting);
-      }
-    }
-    auto pick = [](const std::vector<ColumnId>& keys, const std::vector<size_t>& pos) {
-      std::vector<ColumnId> out;
-      for (size_t i : pos) out.push_back(keys[i]);
-      return out;
-    };
-    switch (way) {
-      case Broadcast:
-        build = exchange(std::move(build), ExchangeKind::Broadcast);
-        hj->join_distribution = JoinDistribution::Broadcast;
-        break;
-      case ToProbe:
-        // Hash the build side's matching keys, in the order of the probe's hash columns, into
-        // the probe's buckets: each build row goes to the worker holding its matches.
-        build = exchange(std::move(build), ExchangeKind::Repartition, pick(bkeys, ppos), P.buckets);
-        hj->join_distribution = JoinDistribution::Partitioned;
-        break;
-      case ToBuild: {
-        probe = exchange(std::move(probe), ExchangeKind::Repartition, pick(pkeys, bpos), B.buckets);
-        hj->join_distribution = JoinDistribution::Partitioned;
-        out = probe->distribution;
-        break;
-      }
-      case Both:
-        if (!partitioned_on_keys(P, pkeys)) probe = exchange(std::move(probe), ExchangeKind::Repartition, pkeys);
-        if (!partitioned_on_keys(B, bkeys)) build = exchange(std::move(build), ExchangeKind::Repartition, bkeys);
-        hj->join_distribution = JoinDistribution::Partitioned;
-        out = Distribution::hashed(pkeys, options_.workers);
-        break;
-    }
+    for (size_t w = 0; w < ways.size(); ++w)
+      if (ways[w].way == JoinWay::Broadcast) chosen = w;
   }
-  // A distributed FULL OUTER join's rows that only the build side had carry NULL probe columns and
-  // sit on the worker of their build row, so its output is not hashed on any probe column (a NULL
-  // group would be split across workers). A single or replicated join keeps its distribution.
-  if (type == JoinType::FullOuter && out.kind == StreamDistribution::Hashed) out = Distribution::any();
+  const JoinWayOption way = ways[chosen];
+  std::vector<size_t> pos;
+  switch (way.way) {
+    case JoinWay::Single: hj->join_distribution = JoinDistribution::Single; break;
+    case JoinWay::Gather:
+      build = exchange(std::move(build), ExchangeKind::Gather);
+      hj->join_distribution = JoinDistribution::Single;
+      break;
+    case JoinWay::Reference: hj->join_distribution = JoinDistribution::Reference; break;
+    case JoinWay::Colocated: hj->join_distribution = JoinDistribution::Colocated; break;
+    case JoinWay::Broadcast:
+      build = exchange(std::move(build), ExchangeKind::Broadcast);
+      hj->join_distribution = JoinDistribution::Broadcast;
+      break;
+    case JoinWay::ToProbe: {
+      // Hash the build side's matching keys, in the order of the probe's hash columns, into
+      // the probe's buckets: each build row goes to the worker holding its matches.
+      const int buckets = probe->distribution.buckets;
+      key_positions(probe->distribution.columns, pkeys, pos);
+      std::vector<ColumnId> keys;
+      for (size_t i : pos) keys.push_back(bkeys[i]);
+      build = exchange(std::move(build), ExchangeKind::Repartition, keys, buckets);
+      hj->join_distribution = JoinDistribution::Partitioned;
+      break;
+    }
+    case JoinWay::ToBuild: {
+      const int buckets = build->distribution.buckets;
+      key_positions(build->distribution.columns, bkeys, pos);
+      std::vector<ColumnId> keys;
+      for (size_t i : pos) keys.push_back(pkeys[i]);
+      probe = exchange(std::move(probe), ExchangeKind::Repartition, keys, buckets);
+      hj->join_distribution = JoinDistribution::Partitioned;
+      break;
+    }
+    case JoinWay::Both: {
+      auto partitioned_on_keys = [&](const Distribution& d, const std::vector<ColumnId>& keys) {
+        return d.kind == StreamDistribution::Hashed && d.columns == keys && d.buckets == options_.workers;
+      };
+      if (!partitioned_on_keys(probe->distribution, pkeys))
+        probe = exchange(std::move(probe), ExchangeKind::Repartition, pkeys);
+      if (!partitioned_on_keys(build->distribution, bkeys))
+        build = exchange(std::move(build), ExchangeKind::Repartition, bkeys);
+      hj->join_distribution = JoinDistribution::Partitioned;
+      break;
+    }
+    case JoinWay::Chosen: HS_ASSERT(false, "plan_join: no way for a hash join"); break;
+  }
+  const Distribution out = way.out;
   hj->distribution = out;
   hj->probe_keys = std::move(pkeys);
   hj->build_keys = std::move(bkeys);
@@ -341,6 +235,77 @@ PhysicalPtr PhysicalPlanner::plan_join(const LogicalOperator& op) {
   hj->children.push_back(std::move(probe));
   hj->children.push_back(std::move(build));
   return hj;
+}
+
+size_t PhysicalPlanner::way_within_budget(std::vector<JoinWayOption>& ways, size_t chosen, const JoinSides& sides,
+                                          PhysicalPtr& probe, PhysicalPtr& build, double out_rows) {
+  const double limit = static_cast<double>(options_.memory_limit);
+  const Distribution P = probe->distribution, B = build->distribution;
+  const std::vector<ColumnId>& pkeys = *sides.probe_keys;
+  const std::vector<ColumnId>& bkeys = *sides.build_keys;
+  auto partitioned_on_keys = [&](const Distribution& d, const std::vector<ColumnId>& keys) {
+    return d.kind == StreamDistribution::Hashed && d.columns == keys && d.buckets == options_.workers;
+  };
+  // The join as `w` would build it, with stand-in exchanges over the lent sides, priced by estimate_peak_memory.
+  auto peak = [&](JoinWay w) {
+    auto stand_in = [&](PhysicalPtr& side, bool moved, ExchangeKind kind, const Distribution& d) {
+      if (!moved) return;
+      auto x = std::make_unique<PhysicalExchange>(NodeId{});
+      x->exchange = kind;
+      x->outputs = side->outputs;
+      x->estimated_rows = side->estimated_rows;
+      x->observed_row_bytes = side->observed_row_bytes;
+      x->distribution = d;
+      x->children.push_back(std::move(side));
+      side = std::move(x);
+    };
+    const Distribution hashed = Distribution::hashed(pkeys, options_.workers);
+    const bool move_probe = w == JoinWay::ToBuild || (w == JoinWay::Both && !partitioned_on_keys(P, pkeys));
+    const bool move_build = w == JoinWay::ToProbe || w == JoinWay::Broadcast || w == JoinWay::Gather ||
+                            (w == JoinWay::Both && !partitioned_on_keys(B, bkeys));
+    const ExchangeKind build_kind = w == JoinWay::Broadcast ? ExchangeKind::Broadcast
+                                    : w == JoinWay::Gather  ? ExchangeKind::Gather
+                                                            : ExchangeKind::Repartition;
+    const Distribution build_to = w == JoinWay::Broadcast ? Distribution::replicated()
+                                  : w == JoinWay::Gather  ? Distribution::single()
+                                  : w == JoinWay::ToProbe ? P
+                                                          : hashed;
+    const Distribution probe_to = w == JoinWay::ToBuild ? B : hashed;
+    auto j = std::make_unique<PhysicalHashJoin>(NodeId{});
+    j->estimated_rows = out_rows;
+    j->outputs = probe->outputs;
+    j->distribution = move_probe ? probe_to : P;
+    stand_in(probe, move_probe, ExchangeKind::Repartition, probe_to);
+    stand_in(build, move_build, build_kind, build_to);
+    j->children.push_back(std::move(probe));
+    j->children.push_back(std::move(build));
+    const double bytes = estimate_peak_memory(*j, ctx_, options_.workers, {}, false, executor_threads()).total;
+    probe = std::move(j->children[0]);
+    build = std::move(j->children[1]);
+    if (move_probe) probe = std::move(probe->children[0]);
+    if (move_build) build = std::move(build->children[0]);
+    return bytes;
+  };
+  if (peak(ways[chosen].way) <= limit) return chosen;
+  // Broadcast is a candidate here even beyond broadcast_memory_share (the margin against a low estimate: an
+  // underestimated broadcast fails the query) when the chosen way is estimated to exceed the budget, but only
+  // with a margin of its own: its estimated peak at most half the budget.
+  bool beyond_share = false;
+  if (std::none_of(ways.begin(), ways.end(), [](const JoinWayOption& w) { return w.way == JoinWay::Broadcast; })) {
+    JoinSides wide = sides;
+    wide.build_fits_broadcast = true;
+    for (JoinWayOption& w : join_way_options(wide, cost_options()))
+      if (w.way == JoinWay::Broadcast) {
+        ways.push_back(std::move(w));
+        beyond_share = true;
+      }
+  }
+  size_t fitting = ways.size();
+  for (size_t w = 0; w < ways.size(); ++w) {
+    const double budget = ways[w].way == JoinWay::Broadcast && beyond_share ? limit / 2 : limit;
+    if ((fitting == ways.size() || ways[w].cost < ways[fitting].cost) && peak(ways[w].way) <= budget) fitting = w;
+  }
+  return fitting < ways.size() ? fitting : chosen;
 }
 
 }  // namespace hindsight

@@ -86,18 +86,18 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
   });
   for (auto& c : cq->ctes) model.estimate(*c.logical);
   model.estimate(*cq->logical);
-  if (cost_based && !settings.disabled_rules.count("cost_based_join_order")) {
-    for (auto& c : cq->ctes)
-      if (order_joins_by_cost(c.logical, model, cq->ctx)) model.estimate(*c.logical);
-    if (order_joins_by_cost(cq->logical, model, cq->ctx)) model.estimate(*cq->logical);
-  }
-
   PhysicalPlannerOptions opts;
   opts.workers = settings.effective_workers();
   cq->workers = opts.workers;
   opts.memory_limit = settings.memory_limit;
   opts.cost_based = cost_based;
   opts.load_guard = limits;
+  if (cost_based && !settings.disabled_rules.count("cost_based_join_order")) {
+    // With more than one worker the join order prices the exchanges too, as this physical planner will.
+    for (auto& c : cq->ctes)
+      if (order_joins_by_cost(c.logical, model, cq->ctx, opts)) model.estimate(*c.logical);
+    if (order_joins_by_cost(cq->logical, model, cq->ctx, opts)) model.estimate(*cq->logical);
+  }
   PhysicalPlanner planner(cq->ctx, opts, [&](const TableDef& def) { return table(def.name); });
   for (auto& c : cq->ctes) c.physical = planner.plan_cte(*c.logical);
   cq->physical = planner.plan(*cq->logical);

@@ -12,7 +12,8 @@ inline constexpr int kDefaultDpLimit = 14;
 
 /// The planner's entry point: enumerate_dpccp() for graphs of at most `dp_limit` relations, enumerate_greedy()
 /// beyond. tree.stats.algorithm says which ran. `card` empty = the independence model.
+/// `properties`: DPccp with interesting properties (enumerate_dpccp); greedy ignores them.
 JoinTree best_join_order(const QueryGraph& graph, const JoinCostModel& cost_model, const CardinalityFn& card = {},
-                         int dp_limit = kDefaultDpLimit);
+                         int dp_limit = kDefaultDpLimit, const PropertyModel* properties = nullptr);
 
 }  // namespace hindsight::joinorder

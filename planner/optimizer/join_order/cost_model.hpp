@@ -1,6 +1,7 @@
 #pragma once
 #include <algorithm>
 #include <optional>
+#include <vector>
 
 #include "planner/optimizer/join_order/query_graph.hpp"
 
@@ -34,6 +35,33 @@ struct HashJoinCostModel final : JoinCostModel {
   double join_cost(RelSet, double left_rows, RelSet, double right_rows, double out_rows) const override {
     return out_rows + build_factor * std::min(left_rows, right_rows) + std::max(left_rows, right_rows);
   }
+};
+
+/// One plan of a relation set under interesting properties (a physical property the plan delivers, e.g. how its rows
+/// are distributed over the workers). Property ids are the PropertyModel's; the enumerator only compares them.
+struct PropertyPlan {
+  double cost = 0;  ///< Own cost of the step (join_plans) or the leaf (leaf_plans).
+  int property = 0; ///< What the plan delivers, as the model numbers it.
+  int klass = 0;    ///< Plans of one set with the same klass compete: only the cheapest is kept.
+  int way = 0;      ///< How the step is done (opaque; copied to JoinNode::way).
+};
+
+/// Interesting properties (Selinger; Simmen, Shekita & Malkemus 1996): the enumerator keeps, per relation set, the
+/// cheapest plan of each klass, at most max_plans of them (the cheapest), and prices a join once per pair of input
+/// plans. With a PropertyModel the JoinCostModel only joins disconnected components (cross products).
+struct PropertyModel {
+  virtual ~PropertyModel() = default;
+  /// Appends the plans of relation `relation` (at least one).
+  virtual void leaf_plans(int relation, double rows, std::vector<PropertyPlan>& out) const = 0;
+  /// Appends the ways of joining `left` (a plan delivering `left_property`; the probe side) with `right` (the build
+  /// side), each with its own cost (without its inputs') and the property it delivers. None: the model refuses the
+  /// orientation (the other one must then offer a way).
+  virtual void join_plans(RelSet left, double left_rows, int left_property, RelSet right, double right_rows,
+                          int right_property, double out_rows, std::vector<PropertyPlan>& out) const = 0;
+  int max_plans = 4;
+  /// csg–cmp pairs DPccp prices with properties before it gives up on them and plans the graph by the JoinCostModel
+  /// alone (every pair costs max_plans² · 2 property pricings): keeps a 14-way clique within the optimizer's budget.
+  uint64_t max_pairs = 4000;
 };
 
 /// A join priced in its cheaper orientation.

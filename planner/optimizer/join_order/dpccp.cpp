@@ -1,5 +1,6 @@
 #include "planner/optimizer/join_order/dpccp.hpp"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <optional>
@@ -22,6 +23,48 @@ struct DpEntry {
   RelSet left = 0;  ///< Best split; both 0 for a single relation.
   RelSet right = 0;
   bool present = false;
+};
+
+/// With interesting properties: the plans kept for one set, cheapest per klass.
+struct PropPlan {
+  double cost = 0;  ///< Whole subtree.
+  int property = 0;
+  int klass = 0;
+  int way = 0;
+  RelSet left = 0;  ///< Local sets of the inputs (0 for a leaf) and the input plans taken.
+  RelSet right = 0;
+  uint8_t left_plan = 0;
+  uint8_t right_plan = 0;
+};
+
+struct PropSlot {
+  static constexpr int kMax = 8;
+  std::array<PropPlan, kMax> plans;
+  int count = 0;
+
+  /// Keeps `p` if it is the cheapest of its klass and among the `limit` cheapest klasses.
+  void offer(const PropPlan& p, int limit) {
+    for (int i = 0; i < count; ++i) {
+      if (plans[i].klass != p.klass) continue;
+      if (p.cost < plans[i].cost) plans[i] = p;
+      return;
+    }
+    if (count < limit) {
+      plans[count++] = p;
+      return;
+    }
+    int worst = 0;
+    for (int i = 1; i < count; ++i)
+      if (plans[i].cost > plans[worst].cost) worst = i;
+    if (p.cost < plans[worst].cost) plans[worst] = p;
+  }
+
+  int cheapest() const {
+    int best = 0;
+    for (int i = 1; i < count; ++i)
+      if (plans[i].cost < plans[best].cost) best = i;
+    return best;
+  }
 };
 
 /// DP table keyed by local relation set: a dense array for small components, a hash map beyond.
@@ -51,15 +94,23 @@ class DpTable {
 /// DPccp over one connected component, renumbered 0..k-1 in breadth-first order as in the paper.
 class DpccpComponent {
  public:
+  /// Thrown when a PropertyModel's pair budget is spent (enumerate_dpccp then plans without properties).
+  struct PropertyBudgetSpent {};
+
   DpccpComponent(const QueryGraph& graph, RelSet component, const JoinCostModel& cost_model, const CardinalityFn& card,
-                 JoinOrderStats& stats)
+                 JoinOrderStats& stats, const PropertyModel* properties)
       : graph_(graph),
         cost_model_(cost_model),
         card_(card),
         stats_(stats),
         table_(rel_count(component)),
-        has_semi_members_((component & graph.semi_members()) != 0) {
+        has_semi_members_((component & graph.semi_members()) != 0),
+        properties_(properties) {
     number_breadth_first(component);
+    if (properties_ != nullptr) {
+      plan_limit_ = std::clamp(properties_->max_plans, 1, PropSlot::kMax);
+      if (k_ <= DpTable::kDenseLimit) prop_dense_.resize(size_t{1} << k_);
+    }
   }
 
   void run() {
@@ -69,6 +120,13 @@ class DpccpComponent {
       leaf.global = rel_bit(global_rel_[i]);
       leaf.rows = card_(leaf.global);
       leaf.cost = cost_model_.leaf_cost(leaf.global, leaf.rows);
+      if (properties_ != nullptr) {
+        scratch_.clear();
+        properties_->leaf_plans(global_rel_[i], leaf.rows, scratch_);
+        PropSlot& slot = prop_slot(rel_bit(i));
+        for (const PropertyPlan& p : scratch_) slot.offer(PropPlan{p.cost, p.property, p.klass, p.way}, plan_limit_);
+        leaf.cost = slot.plans[slot.cheapest()].cost;
+      }
     }
     // EnumerateCsg: every connected subgraph, grouped by its lowest relation, highest first.
     for (int i = k_ - 1; i >= 0; --i) {
@@ -78,7 +136,11 @@ class DpccpComponent {
   }
 
   /// Appends the best plan of the whole component to `tree`; returns its root index.
-  int build(JoinTree& tree) const { return build(tree, first_rels(k_)); }
+  int build(JoinTree& tree) const {
+    const RelSet all = first_rels(k_);
+    if (properties_ == nullptr) return build(tree, all);
+    return build_with_properties(tree, all, prop_slot(all).cheapest());
+  }
 
  private:
   void number_breadth_first(RelSet component) {
@@ -140,6 +202,10 @@ class DpccpComponent {
     ++stats_.ccp_pairs;
     const DpEntry* a = table_.find(s1);
     const DpEntry* b = table_.find(s2);
+    if (properties_ != nullptr) [[unlikely]] {
+      emit_pair_with_properties(s1, s2, a, b);
+      return;
+    }
     if (has_semi_members_) [[unlikely]] {
       emit_pair_with_semi_members(s1, s2, a, b);
       return;
@@ -180,6 +246,71 @@ class DpccpComponent {
     }
   }
 
+  PropSlot& prop_slot(RelSet set) { return prop_dense_.empty() ? prop_map_[set] : prop_dense_[set]; }
+  const PropSlot& prop_slot(RelSet set) const {
+    if (!prop_dense_.empty()) return prop_dense_[set];
+    auto it = prop_map_.find(set);
+    HS_ASSERT(it != prop_map_.end(), "dpccp: no plans for a set");
+    return it->second;
+  }
+
+  // Every pair of input plans, in each legal orientation (left = probe), by every way the PropertyModel offers.
+  void emit_pair_with_properties(RelSet s1, RelSet s2, const DpEntry* a, const DpEntry* b) {
+    if (++property_pairs_ > properties_->max_pairs) throw PropertyBudgetSpent{};
+    if (a == nullptr || b == nullptr) return;
+    const bool ab = graph_.legal_join(a->global, b->global);
+    const bool ba = graph_.legal_join(b->global, a->global);
+    if (!ab && !ba) return;
+    DpEntry& entry = table_.slot(s1 | s2);
+    if (!entry.present) {
+      entry.present = true;
+      entry.global = a->global | b->global;
+      entry.rows = card_(entry.global);
+    }
+    // Copies: the slot of s1 | s2 may be a new node of the map, which does not move the others, but be safe.
+    const PropSlot pa = prop_slot(s1);
+    const PropSlot pb = prop_slot(s2);
+    PropSlot& out = prop_slot(s1 | s2);
+    auto orient = [&](RelSet l, const DpEntry& le, const PropSlot& lp, RelSet r, const DpEntry& re, const PropSlot& rp) {
+      for (int i = 0; i < lp.count; ++i) {
+        for (int j = 0; j < rp.count; ++j) {
+          scratch_.clear();
+          properties_->join_plans(le.global, le.rows, lp.plans[i].property, re.global, re.rows, rp.plans[j].property,
+                                  entry.rows, scratch_);
+          const double inputs = lp.plans[i].cost + rp.plans[j].cost;
+          for (const PropertyPlan& p : scratch_)
+            out.offer(PropPlan{inputs + p.cost, p.property, p.klass, p.way, l, r, static_cast<uint8_t>(i),
+                               static_cast<uint8_t>(j)},
+                      plan_limit_);
+        }
+      }
+    };
+    if (ab) orient(s1, *a, pa, s2, *b, pb);
+    if (ba) orient(s2, *b, pb, s1, *a, pa);
+    HS_ASSERT(out.count > 0, "dpccp: the property model offered no way to join a pair");
+    const PropPlan& best = out.plans[out.cheapest()];
+    entry.cost = best.cost;
+    entry.left = best.left;
+    entry.right = best.right;
+  }
+
+  int build_with_properties(JoinTree& tree, RelSet set, int plan) const {
+    const DpEntry* entry = table_.find(set);
+    HS_ASSERT(entry != nullptr, "dpccp: no plan for a connected subgraph");
+    const PropPlan& p = prop_slot(set).plans[static_cast<size_t>(plan)];
+    int node = 0;
+    if (p.left == 0) {
+      node = tree.add_leaf(global_rel_[lowest_rel(set)], entry->rows, p.cost);
+    } else {
+      const int left = build_with_properties(tree, p.left, p.left_plan);
+      const int right = build_with_properties(tree, p.right, p.right_plan);
+      node = tree.add_join(graph_, left, right, entry->rows, p.cost);
+    }
+    tree.nodes[static_cast<size_t>(node)].way = p.way;
+    tree.nodes[static_cast<size_t>(node)].property = p.property;
+    return node;
+  }
+
   int build(JoinTree& tree, RelSet set) const {
     const DpEntry* entry = table_.find(set);
     HS_ASSERT(entry != nullptr, "dpccp: no plan for a connected subgraph");
@@ -198,11 +329,18 @@ class DpccpComponent {
   std::vector<RelSet> adjacency_;  // local numbering
   DpTable table_;
   bool has_semi_members_;
+  const PropertyModel* properties_;
+  int plan_limit_ = 1;
+  uint64_t property_pairs_ = 0;
+  std::vector<PropSlot> prop_dense_;
+  std::unordered_map<RelSet, PropSlot> prop_map_;
+  std::vector<PropertyPlan> scratch_;
 };
 
 }  // namespace
 
-JoinTree enumerate_dpccp(const QueryGraph& graph, const JoinCostModel& cost_model, const CardinalityFn& card) {
+JoinTree enumerate_dpccp(const QueryGraph& graph, const JoinCostModel& cost_model, const CardinalityFn& card,
+                         const PropertyModel* properties) {
   if (graph.relation_count() == 0) throw std::invalid_argument("enumerate_dpccp: empty query graph");
   CardinalityEstimator model(graph);
   const CardinalityFn rows_of = card ? card : model.as_function();
@@ -211,9 +349,16 @@ JoinTree enumerate_dpccp(const QueryGraph& graph, const JoinCostModel& cost_mode
   tree.stats.algorithm = JoinOrderAlgorithm::kDpccp;
   std::vector<int> roots;
   for (RelSet component : graph.components()) {
-    DpccpComponent dp(graph, component, cost_model, rows_of, tree.stats);
-    dp.run();
-    roots.push_back(dp.build(tree));
+    try {
+      DpccpComponent dp(graph, component, cost_model, rows_of, tree.stats, properties);
+      dp.run();
+      roots.push_back(dp.build(tree));
+    } catch (const DpccpComponent::PropertyBudgetSpent&) {
+      tree.stats.properties_dropped = true;
+      DpccpComponent dp(graph, component, cost_model, rows_of, tree.stats, nullptr);
+      dp.run();
+      roots.push_back(dp.build(tree));
+    }
   }
   tree.root = join_by_cross_products(tree, roots, graph, cost_model, rows_of);
   return tree;

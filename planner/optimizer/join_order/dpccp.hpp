@@ -16,6 +16,11 @@ namespace hindsight::joinorder {
 /// (CardinalityEstimator without override). stats.ccp_pairs counts the csg–cmp pairs. Time grows with the number of
 /// pairs: O(n³) for chains, O(n·2ⁿ) for stars, O(3ⁿ) for cliques; memory with the number of connected subgraphs.
 /// Throws std::invalid_argument for an empty graph.
-JoinTree enumerate_dpccp(const QueryGraph& graph, const JoinCostModel& cost_model, const CardinalityFn& card = {});
+///
+/// With `properties` (interesting properties), every set keeps the cheapest plan per klass (up to max_plans), joins
+/// are priced by the PropertyModel for every pair of input plans and both orientations, and each component's
+/// cheapest plan is taken; `cost_model` then only prices the cross products between components.
+JoinTree enumerate_dpccp(const QueryGraph& graph, const JoinCostModel& cost_model, const CardinalityFn& card = {},
+                         const PropertyModel* properties = nullptr);
 
 }  // namespace hindsight::joinorder

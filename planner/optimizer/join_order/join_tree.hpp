@@ -18,6 +18,8 @@ struct JoinNode {
   int relation = -1; ///< Relation number for a leaf, -1 for a join.
   std::vector<int> edges_applied;  ///< Indices into QueryGraph::edges() this join applies; empty = cross product.
   bool semi = false;  ///< A semi join: the right input is a semi member and edges_applied its semi edge.
+  int way = 0;        ///< With a PropertyModel: the way of the chosen plan (PropertyPlan::way); else 0.
+  int property = 0;   ///< With a PropertyModel: the property the node's plan delivers; else 0.
 
   bool is_leaf() const { return relation >= 0; }
 };
@@ -31,6 +33,7 @@ struct JoinOrderStats {
                                      ///< Greedy: connected candidate pairs priced.
   uint64_t connected_subgraphs = 0;  ///< DPccp: connected subgraphs enumerated.
   int cross_products = 0;            ///< Cross products added to join disconnected components.
+  bool properties_dropped = false;   ///< DPccp: a component spent PropertyModel::max_pairs and was planned without.
 };
 
 /// A join tree stored flat: children precede their parent in `nodes`, and `root` (the last node) covers every

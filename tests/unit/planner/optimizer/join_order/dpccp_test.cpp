@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -311,6 +313,124 @@ TEST(DpccpTest, SemiJoinOverTwoRelationsWaitsForBoth) {
   ASSERT_EQ(find_defect(tree, graph), "");
   EXPECT_TRUE(tree.root_node().semi) << to_string(tree);
   EXPECT_EQ(tree.nodes[tree.root_node().left].set, RelSet{0b0111});
+}
+
+}  // namespace
+}  // namespace hindsight::joinorder
+
+namespace hindsight::joinorder {
+namespace {
+
+/// A toy distribution model: every relation lives in one of three "places"; inputs in the same place join for the
+/// join's rows, else one side moves to the other's place (twice its rows) or both to place 3 (their rows).
+struct PlacesModel final : PropertyModel {
+  std::vector<int> place;  // per relation
+  PlacesModel() { max_plans = 8; }
+
+  static void options(double l, int lp, double r, int rp, double out, std::vector<PropertyPlan>& v) {
+    const double join = out + 1.5 * r + l;
+    if (lp == rp) {
+      v.push_back({join, lp, lp, 0});
+      return;
+    }
+    v.push_back({join + 2 * r, lp, lp, 1});
+    v.push_back({join + 2 * l, rp, rp, 2});
+    v.push_back({join + l + r, 3, 3, 3});
+  }
+  void leaf_plans(int relation, double, std::vector<PropertyPlan>& out) const override {
+    const int p = place.at(static_cast<size_t>(relation));
+    out.push_back({0, p, p, 0});
+  }
+  void join_plans(RelSet, double l, int lp, RelSet, double r, int rp, double out,
+                  std::vector<PropertyPlan>& v) const override {
+    options(l, lp, r, rp, out, v);
+  }
+};
+
+/// The optimum by brute force over every split, orientation and input property: best[set][place].
+double brute_force_with_places(const QueryGraph& graph, const PlacesModel& model) {
+  std::unordered_map<RelSet, std::array<double, 4>> best;
+  const double inf = std::numeric_limits<double>::infinity();
+  auto rows = [&](RelSet set) { return estimate_cardinality(graph, set); };
+  auto solve = [&](auto&& self, RelSet set) -> std::array<double, 4> {
+    auto it = best.find(set);
+    if (it != best.end()) return it->second;
+    std::array<double, 4> result{inf, inf, inf, inf};
+    if (rel_count(set) == 1) {
+      result[static_cast<size_t>(model.place[static_cast<size_t>(lowest_rel(set))])] = 0;
+    } else {
+      for_each_nonempty_subset(set, [&](RelSet left) {
+        const RelSet right = set & ~left;
+        if (right == 0 || !graph.is_connected(left) || !graph.is_connected(right) || !graph.are_joined(left, right))
+          return;
+        if (!semi_legal(graph, left, right)) return;
+        const std::array<double, 4> lc = self(self, left), rc = self(self, right);
+        for (int lp = 0; lp < 4; ++lp)
+          for (int rp = 0; rp < 4; ++rp) {
+            if (lc[lp] == inf || rc[rp] == inf) continue;
+            std::vector<PropertyPlan> v;
+            PlacesModel::options(rows(left), lp, rows(right), rp, rows(set), v);
+            for (const PropertyPlan& p : v)
+              result[static_cast<size_t>(p.property)] =
+                  std::min(result[static_cast<size_t>(p.property)], lc[lp] + rc[rp] + p.cost);
+          }
+      });
+    }
+    best[set] = result;
+    return result;
+  };
+  const std::array<double, 4> all = solve(solve, graph.all());
+  return *std::min_element(all.begin(), all.end());
+}
+
+/// The tree's cost recomputed from each node's way and its inputs' properties; checks each node's property too.
+double recompute_with_places(const JoinTree& tree, const QueryGraph& graph, const PlacesModel& model, int index,
+                             std::string& defect) {
+  const JoinNode& node = tree.nodes[static_cast<size_t>(index)];
+  if (node.is_leaf()) {
+    if (node.property != model.place[static_cast<size_t>(node.relation)]) defect = "leaf property";
+    return 0;
+  }
+  const JoinNode& l = tree.nodes[static_cast<size_t>(node.left)];
+  const JoinNode& r = tree.nodes[static_cast<size_t>(node.right)];
+  std::vector<PropertyPlan> v;
+  PlacesModel::options(estimate_cardinality(graph, l.set), l.property, estimate_cardinality(graph, r.set), r.property,
+                       estimate_cardinality(graph, node.set), v);
+  const PropertyPlan* way = nullptr;
+  for (const PropertyPlan& p : v)
+    if (p.way == node.way) way = &p;
+  if (way == nullptr) {
+    defect = "a way its inputs do not offer";
+    return 0;
+  }
+  if (way->property != node.property) defect = "join property";
+  return recompute_with_places(tree, graph, model, node.left, defect) +
+         recompute_with_places(tree, graph, model, node.right, defect) + way->cost;
+}
+
+TEST(DpccpTest, InterestingPropertiesMatchBruteForceOptimumOnRandomGraphs) {
+  std::mt19937 rng(19960604);
+  HashJoinCostModel rows_only;
+  int differs_from_rows_only = 0;
+  for (int round = 0; round < 80; ++round) {
+    const int n = std::uniform_int_distribution<int>(2, 6)(rng);
+    const int semi = round % 2 == 0 ? 0 : std::uniform_int_distribution<int>(1, 2)(rng);
+    QueryGraph graph = semi == 0 ? make_random_connected(rng, n) : make_random_with_semi_members(rng, n, semi);
+    PlacesModel model;
+    for (int i = 0; i < graph.relation_count(); ++i) model.place.push_back(std::uniform_int_distribution<int>(0, 2)(rng));
+    JoinTree tree = enumerate_dpccp(graph, rows_only, {}, &model);
+    ASSERT_EQ(find_defect(tree, graph), "") << "round " << round << ": " << to_string(tree);
+    ASSERT_EQ(semi_defect(tree, graph), "") << "round " << round << ": " << to_string(tree);
+    const double optimum = brute_force_with_places(graph, model);
+    EXPECT_NEAR(tree.cost(), optimum, 1e-9 * std::max(1.0, optimum)) << "round " << round << ": " << to_string(tree);
+    std::string defect;
+    EXPECT_NEAR(recompute_with_places(tree, graph, model, tree.root, defect), tree.cost(), 1e-9 * std::max(1.0, optimum))
+        << "round " << round;
+    EXPECT_EQ(defect, "") << "round " << round << ": " << to_string(tree);
+    if (to_string(tree) != to_string(enumerate_dpccp(graph, rows_only))) ++differs_from_rows_only;
+  }
+  // The places do change plans (else this test could not tell the property-aware search from the plain one).
+  EXPECT_GT(differs_from_rows_only, 0);
 }
 
 }  // namespace
