@@ -122,19 +122,11 @@ bool same_distribution(const Distribution& a, const Distribution& b) {
   return true;
 }
 
-/// The column under casts that keep int64 values unchanged: the physical planner hashes on it. kInvalidColumn when
-/// the key is computed (the physical planner then computes it into a new column no other join knows).
+/// The column the physical planner hashes a key on (hash_key_column, join_ways.hpp). kInvalidColumn when the key is
+/// computed (the physical planner then computes it into a new column no other join knows).
 ColumnId join_key_column(const Expr& e) {
-  const Expr* x = &e;
-  while (x->kind == ExprKind::Cast) {
-    const Expr& in = *x->children[0];
-    bool ints = (x->type.is_integral() || x->type.id == TypeId::Date) && in.type.id == x->type.id;
-    bool widen = x->type.is_integral() && in.type.is_integral();
-    bool same_scale = x->type.id == TypeId::Decimal && in.type.id == TypeId::Decimal && x->type.scale == in.type.scale;
-    if (!(ints || widen || same_scale)) return kInvalidColumn;
-    x = &in;
-  }
-  return x->kind == ExprKind::ColumnRef ? x->column_id : kInvalidColumn;
+  const Expr* k = hash_key_column(e);
+  return k ? k->column_id : kInvalidColumn;
 }
 
 /// An equality between two sides, each reading the relations `*_rels` (bit sets over the region's inputs).

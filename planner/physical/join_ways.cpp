@@ -193,4 +193,17 @@ Distribution project_distribution(const LogicalProject& p, const Distribution& i
   return d;
 }
 
+const Expr* hash_key_column(const Expr& e) {
+  const Expr* x = &e;
+  while (x->kind == ExprKind::Cast) {
+    const Expr& in = *x->children[0];
+    bool ints = (x->type.is_integral() || x->type.id == TypeId::Date) && in.type.id == x->type.id;
+    bool widen = x->type.is_integral() && in.type.is_integral();
+    bool same_scale = x->type.id == TypeId::Decimal && in.type.id == TypeId::Decimal && x->type.scale == in.type.scale;
+    if (!(ints || widen || same_scale)) return nullptr;
+    x = &in;
+  }
+  return x->kind == ExprKind::ColumnRef ? x : nullptr;
+}
+
 }  // namespace hindsight

@@ -50,6 +50,10 @@ Distribution scan_distribution(const TableDef& def, const std::vector<int>& colu
 /// projection's pass-through outputs; a key the projection drops loses what it described.
 Distribution project_distribution(const LogicalProject& p, const Distribution& in);
 
+/// The column under casts that keep int64 values unchanged (INTEGER <-> BIGINT, DATE, DECIMAL scale kept): such
+/// keys hash and compare alike, so the column can serve as the hash key. nullptr when the key is computed.
+const Expr* hash_key_column(const Expr& e);
+
 /// Key positions (into `keys`) of the columns `cols`, when all of them are keys.
 bool key_positions(const std::vector<ColumnId>& cols, const std::vector<ColumnId>& keys, std::vector<size_t>& out);
 

@@ -12,25 +12,6 @@
 
 namespace hindsight {
 
-namespace {
-
-/// The column under casts that keep int64 values unchanged (INTEGER <-> BIGINT, DECIMAL scale
-/// kept): such keys hash and compare alike, so they can serve as hash keys. nullptr otherwise.
-const Expr* key_column(const Expr& e) {
-  const Expr* x = &e;
-  while (x->kind == ExprKind::Cast) {
-    const Expr& in = *x->children[0];
-    bool ints = (x->type.is_integral() || x->type.id == TypeId::Date) && in.type.id == x->type.id;
-    bool widen = x->type.is_integral() && in.type.is_integral();
-    bool same_scale = x->type.id == TypeId::Decimal && in.type.id == TypeId::Decimal && x->type.scale == in.type.scale;
-    if (!(ints || widen || same_scale)) return nullptr;
-    x = &in;
-  }
-  return x->kind == ExprKind::ColumnRef ? x : nullptr;
-}
-
-}  // namespace
-
 bool PhysicalPlanner::fits_broadcast(const PhysicalOperator& build) const {
   // Every worker holds a copy: the copies together must leave a wide margin in the budget (the
   // estimate may be low; an underestimated broadcast fails the query, as a map join does).
@@ -61,7 +42,7 @@ PhysicalPtr PhysicalPlanner::plan_join(const LogicalOperator& op) {
   std::vector<ExprPtr> lcomputed, rcomputed;
   std::vector<ColumnId> lcomputed_ids, rcomputed_ids;
   auto key_of = [&](const Expr& e, std::vector<ExprPtr>& computed, std::vector<ColumnId>& ids) {
-    if (const Expr* k = key_column(e)) return k->column_id;
+    if (const Expr* k = hash_key_column(e)) return k->column_id;
     ColumnId id = ctx_.add_column({"join_key", e.type, "", ""});
     computed.push_back(e.clone());
     ids.push_back(id);
