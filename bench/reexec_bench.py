@@ -46,22 +46,11 @@ sys.dont_write_bytecode = True
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests", "differential"))
 import reexec_runs as rr  # noqa: E402
-from workload_file import read_workload  # noqa: E402
 
 # The oracle's plan: true counts, each counted under its own budget (not the query's limit, which would leave the
 # counts that do not fit it to the model), then planned and run under the query's limit.
 ORACLE = {"reexec_strategies": "none", "cardinality": "oracle", "oracle_subplan_memory_limit": "8GB"}
 QUICK_QUERIES = r"^(q03|q05|q09|q18|q21|segment_follows_nation|brand_type_like|popular_suppliers)$"
-
-
-def all_queries() -> list[tuple[str, str]]:
-    out = []
-    tpch = os.path.join(ROOT, "tests", "differential", "tpch")
-    for f in sorted(os.listdir(tpch)):
-        if f.endswith(".sql") and not f.endswith(".sqlite.sql"):
-            with open(os.path.join(tpch, f), encoding="utf-8") as fh:
-                out.append((f[:-4], fh.read()))
-    return out + read_workload(os.path.join(ROOT, "bench", "workloads", "skewed.sql"))
 
 
 def mb(b: float) -> str:
@@ -103,7 +92,7 @@ def main() -> int:
     args = ap.parse_args()
     fractions = [float(x) for x in (args.fractions or ("0.8" if args.quick else "0.5,0.7,0.8,0.9")).split(",")]
     only = QUICK_QUERIES if args.quick and not args.only else args.only
-    queries = [(n, s) for n, s in all_queries() if not only or re.search(only, n)]
+    queries = [(n, s) for n, s in rr.corpus() if not only or re.search(only, n)]
     tmp = tempfile.mkdtemp(prefix="hindsight-reexec-bench-")
     w = args.workers
     t_start = time.perf_counter()

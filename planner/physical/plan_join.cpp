@@ -174,23 +174,18 @@ PhysicalPtr PhysicalPlanner::plan_join(const LogicalOperator& op) {
       build = exchange(std::move(build), ExchangeKind::Broadcast);
       hj->join_distribution = JoinDistribution::Broadcast;
       break;
-    case JoinWay::ToProbe: {
-      // Hash the build side's matching keys, in the order of the probe's hash columns, into
-      // the probe's buckets: each build row goes to the worker holding its matches.
-      const int buckets = probe->distribution.buckets;
-      key_positions(probe->distribution.columns, pkeys, pos);
-      std::vector<ColumnId> keys;
-      for (size_t i : pos) keys.push_back(bkeys[i]);
-      build = exchange(std::move(build), ExchangeKind::Repartition, keys, buckets);
-      hj->join_distribution = JoinDistribution::Partitioned;
-      break;
-    }
+    case JoinWay::ToProbe:
     case JoinWay::ToBuild: {
-      const int buckets = build->distribution.buckets;
-      key_positions(build->distribution.columns, bkeys, pos);
+      // Hash the moved side's matching keys, in the order of the staying side's hash columns, into the staying
+      // side's buckets: each moved row goes to the worker holding its matches.
+      const bool to_probe = way.way == JoinWay::ToProbe;
+      PhysicalPtr& moved = to_probe ? build : probe;
+      const Distribution& stays = (to_probe ? probe : build)->distribution;
+      key_positions(stays.columns, to_probe ? pkeys : bkeys, pos);
       std::vector<ColumnId> keys;
-      for (size_t i : pos) keys.push_back(pkeys[i]);
-      probe = exchange(std::move(probe), ExchangeKind::Repartition, keys, buckets);
+      for (size_t i : pos) keys.push_back((to_probe ? bkeys : pkeys)[i]);
+      const int buckets = stays.buckets;
+      moved = exchange(std::move(moved), ExchangeKind::Repartition, keys, buckets);
       hj->join_distribution = JoinDistribution::Partitioned;
       break;
     }

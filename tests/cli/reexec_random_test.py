@@ -34,7 +34,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tests", "differential"))
 import reexec_runs as rr  # noqa: E402
-from workload_file import read_workload  # noqa: E402
 
 FRACTIONS = (0.3, 0.6, 0.9)
 WORKERS = (1, 2, 3)
@@ -42,17 +41,6 @@ STRATEGIES = ("reoptimize", "overlay", "retry")
 FAULT_OPERATORS = ("TableScan", "Filter", "Project", "HashJoinBuild", "HashJoinProbe", "HashAggregate", "Sort",
                    "TopN", "ExchangeSink", "ExchangeSource", "NestedLoopJoin")
 OVERLAYS = ("workers=1", "workers=4", "memory_limit=8GB", "disabled_rules=cost_based_join_order", "workers=2;timeout=60s")
-
-
-def queries() -> list[tuple[str, str]]:
-    out = []
-    tpch = os.path.join(ROOT, "tests", "differential", "tpch")
-    for f in sorted(os.listdir(tpch)):
-        if f.endswith(".sql") and not f.endswith(".sqlite.sql"):
-            with open(os.path.join(tpch, f), encoding="utf-8") as fh:
-                out.append((f[:-4], fh.read()))
-    out += read_workload(os.path.join(ROOT, "bench", "workloads", "skewed.sql"))
-    return out
 
 
 def draw_case(rng: random.Random, n_queries: int) -> dict:
@@ -87,7 +75,7 @@ def main() -> int:
     n = args.cases if args.cases is not None else (4000 if args.long else 400)
     print(f"seed {seed}, {n} cases (replay: --seed {seed})", flush=True)
     rng = random.Random(seed)
-    qs = queries()
+    qs = rr.corpus()
     cases = [draw_case(rng, len(qs)) for _ in range(n)]
     indices = [args.only_case] if args.only_case is not None else list(range(n))
     data = {"uniform": args.uniform, "skewed": args.skewed}

@@ -26,6 +26,21 @@ TPCH_TABLES = ("lineitem", "orders", "customer", "part", "partsupp", "supplier",
 TYPED_FAILURES = {"MEMORY_LIMIT_EXCEEDED", "TIMEOUT", "TRANSIENT"}
 
 
+def corpus() -> list[tuple[str, str]]:
+    """(name, SQL) of the 22 TPC-H queries (tests/differential/tpch, without the SQLite twins) and the skewed
+    workload (bench/workloads/skewed.sql): what the re-execution tests and benchmark run."""
+    from workload_file import read_workload  # beside this file
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(here))
+    out = []
+    tpch = os.path.join(here, "tpch")
+    for f in sorted(os.listdir(tpch)):
+        if f.endswith(".sql") and not f.endswith(".sqlite.sql"):
+            with open(os.path.join(tpch, f), encoding="utf-8") as fh:
+                out.append((f[:-4], fh.read()))
+    return out + read_workload(os.path.join(root, "bench", "workloads", "skewed.sql"))
+
+
 def tables_of(sql: str) -> list[str]:
     words = set(re.findall(r"[a-z_]+", re.sub(r"--[^\n]*", " ", sql.lower())))
     return [t for t in TPCH_TABLES if t in words]
