@@ -15,6 +15,7 @@
 #include "planner/common/text.hpp"
 #include "planner/session/explain.hpp"
 #include "planner/session/plan_mapping.hpp"
+#include "planner/session/settings.hpp"
 #include "reexec/driver.hpp"
 #include "stats_store/sqlite_store.hpp"
 
@@ -38,12 +39,10 @@ struct QueryOptions {
 void add_common(CLI::App* cmd, QueryOptions& o, const std::string& formats) {
   cmd->add_option("--data", o.data, "Data folder with catalog.json (see `hindsight gen`)")->required();
   cmd->add_option("--store", o.store, "Stats store file (default: <data>/.hindsight/stats.db)");
-  cmd->add_option("--set", o.sets, "Setting as name=value, same as SET name = value (repeatable): workers, "
-                                    "memory_limit, disabled_rules, cte_materialization, timeout, mapper_strict, "
-                                    "reexec_max_attempts, reexec_time_budget, reexec_overlay, "
-                                    "reexec_overlay.<ERROR_CODE>, reexec_qerror_threshold, reexec_min_gain, "
-                                    "reexec_on_misestimate, reexec_slow_factor, reexec_slow_ms, regression_guard, "
-                                    "fault_injection (see README)")
+  std::string names;
+  for (const auto& n : setting_names()) names += (names.empty() ? "" : ", ") + n;
+  cmd->add_option("--set", o.sets,
+                  "Setting as name=value, same as SET name = value (repeatable): " + names + " (see README)")
       ->allow_extra_args(false);
   cmd->add_option("--format", o.format, "Output format: " + formats)->check(CLI::IsMember(
       [&] {

@@ -123,6 +123,17 @@ class CliRobustnessTest(unittest.TestCase):
         err = self.error_of(self.json_of(proc))
         self.assertEqual((err["code"], err["line"], err["column"]), ("DATA_ERROR", 1, 16))
 
+    def test_set_help_names_every_setting(self):
+        # The settings SET accepts are the ones an unknown name's error lists; --help must name each of them.
+        obj = self.json_of(run("query", "--data", ARGS.data, "--format", "json", "--set", "no_such_setting=1", "SELECT 1"))
+        message = self.error_of(obj)["message"]
+        self.assertIn("(settings: ", message)
+        names = message.split("(settings: ", 1)[1].rstrip(")").split(", ")
+        self.assertIn("cardinality", names)
+        help_text = run("query", "--help").stdout.decode("utf-8")
+        for name in names:
+            self.assertIn(name, help_text, f"query --help does not name the setting {name}")
+
     def test_well_formed_unicode_still_works(self):
         proc = run("query", "--data", ARGS.data, "--format", "json", "SELECT 'café' AS \"€\"")
         self.assertEqual(proc.returncode, 0, proc.stderr)
