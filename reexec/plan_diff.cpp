@@ -62,6 +62,13 @@ std::string short_count(double rows) {
   return fmt::format("{:.0f}", rows);
 }
 
+std::string build_estimate_note(double estimated_rows, uint64_t observed_rows, bool complete) {
+  const auto observed = static_cast<double>(observed_rows);
+  const std::string est = short_count(estimated_rows), seen = short_count(observed);
+  if (complete ? est == seen : observed <= estimated_rows || est == seen) return "";
+  return fmt::format("; build estimate {} -> observed {}{} rows", est, complete ? "" : ">= ", seen);
+}
+
 std::string describe_plan_change(const CompiledQuery& before, const ExecutedQuery* before_run,
                                  const CompiledQuery& after) {
   std::vector<JoinInfo> old_joins, new_joins;
@@ -86,8 +93,7 @@ std::string describe_plan_change(const CompiledQuery& before, const ExecutedQuer
     for (size_t i = 1; i < changes.size(); ++i) text += ", " + changes[i];
     if (before_run && old->build_node) {
       if (auto seen = observed_output(*before_run, *old->build_node))
-        text += fmt::format("; build estimate {} -> observed {}{} rows", short_count(old->build_node->estimated_rows),
-                            seen->complete ? "" : ">= ", short_count(static_cast<double>(seen->rows)));
+        text += build_estimate_note(old->build_node->estimated_rows, seen->rows, seen->complete);
     }
     parts.push_back(std::move(text));
   }

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include "planner/session/query_pipeline.hpp"
@@ -13,6 +14,12 @@ namespace hindsight::reexec {
 /// Empty when the joins are the same.
 std::string describe_plan_change(const CompiledQuery& before, const ExecutedQuery* before_run,
                                  const CompiledQuery& after);
+
+/// "; build estimate 12k -> observed >= 4.1M rows" when what a build side produced says something about its
+/// estimate: a finished count that reads differently from the estimate, or a lower bound (the build was cut
+/// short) above it. Empty otherwise: an equal count, or a lower bound the estimate already covers, explains
+/// nothing.
+std::string build_estimate_note(double estimated_rows, uint64_t observed_rows, bool complete);
 
 /// 12, 12k, 4.1M: a row count for people.
 std::string short_count(double rows);

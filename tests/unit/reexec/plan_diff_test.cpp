@@ -52,6 +52,17 @@ TEST(PlanDiffTest, AnotherJoinOrderShowsAsNewAndDroppedJoins) {
   EXPECT_NE(diff.find("dropped"), std::string::npos) << diff;
 }
 
+TEST(PlanDiffTest, BuildEstimateNoteOnlyWhenTheObservationSaysSomething) {
+  EXPECT_EQ(reexec::build_estimate_note(12000, 4100000, false), "; build estimate 12k -> observed >= 4.1M rows");
+  EXPECT_EQ(reexec::build_estimate_note(12000, 4100000, true), "; build estimate 12k -> observed 4.1M rows");
+  EXPECT_EQ(reexec::build_estimate_note(5e6, 300, true), "; build estimate 5.0M -> observed 300 rows");
+  // An equal count, or a lower bound below the estimate (a build never reached: >= 0), explains nothing.
+  EXPECT_EQ(reexec::build_estimate_note(304, 304, true), "");
+  EXPECT_EQ(reexec::build_estimate_note(304, 0, false), "");
+  EXPECT_EQ(reexec::build_estimate_note(12000, 9000, false), "");
+  EXPECT_EQ(reexec::build_estimate_note(12000, 12100, false), "");
+}
+
 TEST(PlanDiffTest, ShortCounts) {
   EXPECT_EQ(reexec::short_count(12), "12");
   EXPECT_EQ(reexec::short_count(1601), "1.6k");
