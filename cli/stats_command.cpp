@@ -308,8 +308,9 @@ int run_stats(Verb verb, const StatsFlags& f) {
       case Verb::Export: {
         store.export_to(f.arg);
         const auto s = store.summary();
-        if (as_json) std::cout << json_text(json{{"file", f.arg}, {"signatures", s.signatures}}, 2) << "\n";
-        else fmt::print("exported {} signatures to {}\n", s.signatures, f.arg);
+        if (as_json)
+          std::cout << json_text(json{{"file", f.arg}, {"signatures", s.signatures}, {"plans", s.plans}}, 2) << "\n";
+        else fmt::print("exported {} signatures and {} plans to {}\n", s.signatures, s.plans, f.arg);
         break;
       }
       case Verb::Import: {
@@ -317,11 +318,11 @@ int run_stats(Verb verb, const StatsFlags& f) {
         if (as_json)
           std::cout << json_text(json{{"file", f.arg}, {"signatures_added", r.signatures_added},
                             {"signatures_merged", r.signatures_merged}, {"attempts", r.attempts},
-                            {"queries", r.queries}}, 2)
+                            {"queries", r.queries}, {"plans", r.plans}}, 2)
                     << "\n";
         else
-          fmt::print("imported {}: {} signatures added, {} merged, {} attempts, {} queries\n", f.arg,
-                     r.signatures_added, r.signatures_merged, r.attempts, r.queries);
+          fmt::print("imported {}: {} signatures added, {} merged, {} attempts, {} queries, {} plans\n", f.arg,
+                     r.signatures_added, r.signatures_merged, r.attempts, r.queries, r.plans);
         break;
       }
       case Verb::Clear: {

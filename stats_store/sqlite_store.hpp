@@ -74,6 +74,7 @@ struct ImportResult {
   uint64_t signatures_merged = 0;
   uint64_t attempts = 0;
   uint64_t queries = 0;
+  uint64_t plans = 0;  ///< plan-history records merged (the regression guard's)
 };
 
 enum class ListOrder { Observations, Rows, Recent };

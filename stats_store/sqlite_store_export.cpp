@@ -1,10 +1,12 @@
 // SqliteStatsStore's export and import through the StatsExport message (stats.proto).
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 #include "stats_store/sqlite_connection.hpp"
@@ -107,6 +109,16 @@ void validate(const StatsExport& e, const std::string& file) {
     for (const auto& o : s.history())
       if (!attempts.count(o.attempt_id())) bad("an observation refers to a missing attempt");
   }
+  std::map<std::pair<std::string, std::string>, bool> plans;
+  for (const auto& p : e.plans()) {
+    if (!sig::Signature::from_hex(p.template_signature()) || p.plan_hash().empty())
+      bad("a plan-history record without a template signature or plan hash");
+    if (!plans.emplace(std::make_pair(p.template_signature(), p.plan_hash()), true).second)
+      bad(fmt::format("plan {} of template {} appears twice", p.plan_hash(), p.template_signature()));
+    if (p.runs() == 0 || !std::isfinite(p.best_ms()) || !std::isfinite(p.last_ms()) || p.best_ms() < 0 ||
+        p.last_ms() < p.best_ms())
+      bad(fmt::format("plan {} of template {}: inconsistent runs or times", p.plan_hash(), p.template_signature()));
+  }
 }
 
 }  // namespace
@@ -185,6 +197,21 @@ void SqliteStatsStore::export_to(const std::string& file) {
       m->set_wall_ns(static_cast<uint64_t>(o.int64(10)));
       m->set_moved_rows(static_cast<uint64_t>(o.int64(11)));
       m->set_moved_bytes(static_cast<uint64_t>(o.int64(12)));
+    }
+    auto& p = db_->statement(
+        "SELECT template_signature, plan_hash, runs, best_ms, last_ms, first_seen_ms, last_seen_ms, query_text, "
+        "answers FROM plan_history ORDER BY template_signature, plan_hash");
+    while (p.step()) {
+      auto* m = e.add_plans();
+      m->set_template_signature(p.text(0));
+      m->set_plan_hash(p.text(1));
+      m->set_runs(static_cast<uint64_t>(p.int64(2)));
+      m->set_best_ms(p.real(3));
+      m->set_last_ms(p.real(4));
+      m->set_first_seen_ms(p.int64(5));
+      m->set_last_seen_ms(p.int64(6));
+      m->set_query_text(p.text(7));
+      m->set_answers(p.text(8));
     }
     db_->exec("COMMIT");
   } catch (...) {
@@ -327,6 +354,39 @@ ImportResult SqliteStatsStore::import_from(const std::string& file) {
             .bind(2, static_cast<int64_t>(merged.observations - options_.history))
             .run();
     }
+    // Plan histories merge run counts and keep the best time; the latest run's time, text and answers come
+    // from whichever side ran the plan last. Past kPlansPerTemplate plans, the least recently run go.
+    std::set<std::string> templates;
+    for (const auto& p : e.plans()) {
+      db_->statement(
+             "INSERT INTO plan_history(template_signature, plan_hash, runs, best_ms, last_ms, first_seen_ms, "
+             "last_seen_ms, query_text, answers) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+             "ON CONFLICT(template_signature, plan_hash) DO UPDATE SET runs = runs + excluded.runs, "
+             "best_ms = min(best_ms, excluded.best_ms), first_seen_ms = min(first_seen_ms, excluded.first_seen_ms), "
+             "last_ms = CASE WHEN excluded.last_seen_ms > last_seen_ms THEN excluded.last_ms ELSE last_ms END, "
+             "query_text = CASE WHEN excluded.last_seen_ms > last_seen_ms THEN excluded.query_text ELSE query_text END, "
+             "answers = CASE WHEN excluded.last_seen_ms > last_seen_ms THEN excluded.answers ELSE answers END, "
+             "last_seen_ms = max(last_seen_ms, excluded.last_seen_ms)")
+          .bind(1, p.template_signature())
+          .bind(2, p.plan_hash())
+          .bind(3, static_cast<int64_t>(p.runs()))
+          .bind(4, p.best_ms())
+          .bind(5, p.last_ms())
+          .bind(6, p.first_seen_ms())
+          .bind(7, p.last_seen_ms())
+          .bind(8, p.query_text())
+          .bind(9, std::string_view(encode_answers(decode_answers(p.answers()))))
+          .run();
+      templates.insert(p.template_signature());
+      ++result.plans;
+    }
+    for (const auto& t : templates)
+      db_->statement(
+             "DELETE FROM plan_history WHERE template_signature = ?1 AND plan_hash NOT IN (SELECT plan_hash FROM "
+             "plan_history WHERE template_signature = ?1 ORDER BY last_seen_ms DESC, plan_hash LIMIT ?2)")
+          .bind(1, t)
+          .bind(2, static_cast<int64_t>(kPlansPerTemplate))
+          .run();
   });
   return result;
 }

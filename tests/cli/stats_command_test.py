@@ -66,6 +66,8 @@ def fill(path):
     obs = [(1, 1, 1, 40, 0), (1, 2, 2, 42, 0), (2, 1, 3, 3, 1), (3, 1, 1, 7, 0)]
     for sid, seq, aid, n, lb in obs:
         db.execute("INSERT INTO observations VALUES (?, ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, 0, 0)", (sid, seq, aid, n, lb))
+    db.execute("INSERT INTO plan_history VALUES (?, 'plan', 2, 10.0, 12.0, ?, ?, 'SELECT count(*) FROM t WHERE a > 5', '')",
+               (SIG_A, old, now))
     db.commit()
     db.close()
 
@@ -136,6 +138,11 @@ def main():
         check(rc == 0 and json.loads(out)["signatures"] == [], "clear empties")
         rc, out, err = run(b, "stats", "import", export, "--store", store, "--format", "json")
         check(rc == 0 and json.loads(out)["signatures_added"] == 3, f"import: {out} {err}")
+        check(json.loads(out)["plans"] == 1, f"import carries the plan history: {out}")
+        rc, out, _ = run(b, "stats", "show", SIG_A, "--store", store, "--format", "json")
+        plans = json.loads(out)["plans"]
+        check(rc == 0 and len(plans) == 1 and plans[0]["runs"] == 2 and plans[0]["best_ms"] == 10.0,
+              f"imported plan shown: {plans}")
         rc, out, _ = run(b, "stats", "list", "--store", store, "--format", "json")
         check(json.loads(out)["signatures"] == listed, "export -> clear -> import lists the same")
 

@@ -143,6 +143,40 @@ TEST(PlanHistoryTest, TheProcessScopeAndTheStoreRememberPlansPerTemplate) {
   EXPECT_TRUE(reopened.plan_history(std::string(32, 'a')).empty());
 }
 
+TEST(PlanHistoryTest, ExportAndImportCarryThePlanHistoryAndMergeIt) {
+  TempDir dir;
+  const auto answers = std::vector<PlannedAnswer>{answer(PlannedAnswer::Call::Lookup, 1, 42)};
+  const auto file = dir.file("stats.pb");
+  {
+    SqliteStatsStore source(dir.file("a.db"));
+    source.record(attempt({stat(1, 100)}));
+    source.record_plan_run(plan_run("fast", 10, 1, answers));
+    source.record_plan_run(plan_run("slow", 300, 2));
+    source.export_to(file);
+  }
+  SqliteStatsStore target(dir.file("b.db"));
+  target.record_plan_run(plan_run("fast", 8, 5));  // seen here later and faster, without answers
+  const ImportResult r = target.import_from(file);
+  EXPECT_EQ(r.plans, 2u);
+  auto plans = target.plan_history(std::string(32, 'a'));
+  ASSERT_EQ(plans.size(), 2u);
+  const PlanRecord* fast = plans[0].plan_hash == "fast" ? &plans[0] : &plans[1];
+  EXPECT_EQ(fast->runs, 2u);
+  EXPECT_EQ(fast->best_ms, 8);            // the best of both
+  EXPECT_EQ(fast->last_seen_ms, 5);       // the target ran it last: its latest run stays
+  EXPECT_TRUE(fast->answers.empty());
+  auto report = demotion(merge_plan_histories({plans}), "slow", nullptr);
+  ASSERT_TRUE(report);  // the imported slow plan is demoted in the new store as in the old
+  EXPECT_EQ(report->best_plan, "fast");
+
+  // A second import of the same file adds runs again (an import is a merge, like the signatures').
+  target.import_from(file);
+  plans = target.plan_history(std::string(32, 'a'));
+  const PlanRecord* slow = plans[0].plan_hash == "slow" ? &plans[0] : &plans[1];
+  EXPECT_EQ(slow->runs, 2u);
+  EXPECT_EQ(slow->best_ms, 300);
+}
+
 TEST(PlanHistoryTest, DemotionNeedsMoreThanTenPercentAndANoticeableDifference) {
   PlanRecord best, p;
   best.plan_hash = "b";
