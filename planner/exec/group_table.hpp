@@ -18,10 +18,16 @@ class GroupTable {
   void find_or_insert(const std::vector<const ColumnVector*>& keys, size_t rows, std::vector<uint32_t>& group_ids);
 
   size_t size() const { return groups_; }
+  /// The groups the per-group arrays (keys, hashes) have room for. They grow by half (not double) when full, and
+  /// so should the arrays of per-group state kept beside the table (AggState::resize): with the slots' load
+  /// factor (kept between 5/16 and 5/8) this bounds what the table allocates to 2x its live data.
+  size_t group_capacity() const { return group_capacity_; }
   /// The key columns, one row per group.
   const std::vector<ColumnVector>& keys() const { return keys_; }
-  /// Approximate bytes held (keys, hashes, slots) for memory accounting.
-  int64_t byte_size() const;
+  /// What the table's buffers allocate (key columns' capacities and string blocks, hashes, slots).
+  int64_t allocated_bytes() const;
+  /// The live part of it (see MemoryTracker): the keys' values, a hash and a used slot per group.
+  int64_t live_bytes() const;
   /// Frees everything.
   void clear();
 
@@ -41,7 +47,9 @@ class GroupTable {
   std::vector<uint64_t> slots_;
   int shift_ = 60;
   size_t groups_ = 0;
-  int64_t key_bytes_ = 0;
+  size_t group_capacity_ = 0;
+  int64_t key_bytes_ = 0;       ///< the keys' live bytes (ColumnVector::byte_size of keys_)
+  int64_t key_heap_bytes_ = 0;  ///< the allocator's blocks of the keys' long strings
   std::vector<uint64_t> hashes_;  ///< scratch: hashes of the current input rows
 };
 
