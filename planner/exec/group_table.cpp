@@ -52,7 +52,7 @@ void GroupTable::grow() {
 
 uint32_t GroupTable::add_group(const std::vector<const ColumnVector*>& keys, size_t row, uint64_t hash) {
   if (groups_ == group_capacity_) {
-    group_capacity_ = std::max<size_t>(16, group_capacity_ + group_capacity_ / 2);
+    group_capacity_ = std::max<size_t>(16, group_capacity_ + group_capacity_ / 4);
     for (auto& k : keys_) {
       k.reserve(group_capacity_);
       if (k.has_nulls()) k.nulls.reserve(group_capacity_);
@@ -96,7 +96,7 @@ void GroupTable::probe(const std::vector<const ColumnVector*>& keys, size_t rows
         const uint32_t g = add_group(keys, r, h);
         slots_[s] = slot_value(h, g);
         group_ids[r] = g;
-        if (groups_ * 8 > slots_.size() * 5) {  // load factor above 5/8
+        if (groups_ * 2 > slots_.size()) {  // load factor above 1/2
           grow();
           mask = slots_.size() - 1;
         }

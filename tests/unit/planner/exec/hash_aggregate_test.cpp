@@ -167,7 +167,7 @@ TEST(HashAggregateTest, ManyGroupsGrowTheTableAndStatsAreCounted) {
 }
 
 // What an aggregate charges stays within 2x of the live data it holds (keys, a hash and a used slot per group, the
-// states), whatever the group count: the per-group arrays grow by half and the slots stay above 5/16 full. With
+// states), whatever the group count: the per-group arrays grow by a quarter (GroupTable::group_capacity). With
 // doubling arrays and slots at most half full, a count just past a power of two charged about 2.5x.
 TEST(HashAggregateTest, ChargedMemoryStaysWithinTwiceTheLiveDataAtEveryGroupCount) {
   for (int groups : {4097, 16385, 40000, 65537, 100000, 131073, 150000, 262145}) {
