@@ -67,6 +67,13 @@ add_test(NAME differential_tpch_sf0.1
 set_tests_properties(differential_tpch_sf0.1 PROPERTIES
   FIXTURES_REQUIRED tpch_sf01 TIMEOUT 900 PROCESSORS 2)
 
+# Memory reported vs memory held: every operator of the 22 TPC-H queries charges within 2x of the live data it
+# holds (and the statement's peak within 2x of what is live then), at SF 0.1 with 1 and 3 workers (about 10 s).
+add_test(NAME cli_memory_held
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/memory_held_test.py --bin $<TARGET_FILE:hindsight>
+          --data ${HINDSIGHT_SF01_DATA} --workers 1,3)
+set_tests_properties(cli_memory_held PROPERTIES FIXTURES_REQUIRED tpch_sf01 TIMEOUT 300)
+
 # The CTE queries again with every CTE materialized (planned once, read by each reference).
 add_test(NAME differential_materialized_ctes
   COMMAND ${Python3_EXECUTABLE} ${HINDSIGHT_DIFFERENTIAL} --bin $<TARGET_FILE:hindsight>

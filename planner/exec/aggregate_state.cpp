@@ -10,19 +10,26 @@ namespace {
 [[noreturn]] void throw_sum_overflow() { throw Error(ErrorCode::DATA_ERROR, "SUM overflowed the 64-bit range"); }
 }  // namespace
 
-void AggState::resize(size_t groups) {
+void AggState::resize(size_t groups, size_t capacity) {
+  // Grown to `capacity` at once, not by resize()'s doubling.
+  auto fit = [&](auto& v) {
+    if (groups > v.capacity()) v.reserve(capacity > groups ? capacity : groups);
+  };
   if (is_count()) {
+    fit(ints_);
     ints_.resize(groups, 0);
     return;
   }
   switch (type_.physical()) {
-    case PhysicalKind::Int64: ints_.resize(groups, 0); break;
-    case PhysicalKind::Double: dbls_.resize(groups, 0.0); break;
+    case PhysicalKind::Int64: fit(ints_); ints_.resize(groups, 0); break;
+    case PhysicalKind::Double: fit(dbls_); dbls_.resize(groups, 0.0); break;
     case PhysicalKind::String:
       string_bytes_ += static_cast<int64_t>((groups > strs_.size() ? groups - strs_.size() : 0) * sizeof(std::string));
+      fit(strs_);
       strs_.resize(groups);
       break;
   }
+  fit(has_);
   has_.resize(groups, 0);
 }
 
@@ -141,8 +148,15 @@ void AggState::append_to(ColumnVector& out, size_t begin, size_t end) const {
   }
 }
 
-int64_t AggState::byte_size() const {
-  return static_cast<int64_t>(ints_.capacity() * 8 + dbls_.capacity() * 8 + has_.capacity()) + string_bytes_;
+int64_t AggState::allocated_bytes() const {
+  // string_bytes_: a string object per group plus the payloads.
+  return static_cast<int64_t>(ints_.capacity() * 8 + dbls_.capacity() * 8 + has_.capacity() +
+                              (strs_.capacity() - strs_.size()) * sizeof(std::string)) +
+         string_bytes_;
+}
+
+int64_t AggState::live_bytes() const {
+  return static_cast<int64_t>(ints_.size() * 8 + dbls_.size() * 8 + has_.size()) + string_bytes_;
 }
 
 void AggState::clear() {

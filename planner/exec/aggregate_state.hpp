@@ -30,8 +30,9 @@ class AggState {
   /// Input column this accumulator reads (-1 for CountRows).
   int input() const { return input_; }
 
-  /// Makes room for `groups` groups (new groups start empty).
-  void resize(size_t groups);
+  /// Makes room for `groups` groups (new groups start empty), reserving `capacity` (>= groups) when the arrays
+  /// must grow: the group table's group_capacity(), so that the states grow with its keys, by half.
+  void resize(size_t groups, size_t capacity = 0);
   /// Folds `rows` rows of `input` (nullptr for CountRows) into the groups `group_ids`; NULL inputs are skipped.
   void update(const ColumnVector* input, const uint32_t* group_ids, size_t rows);
   /// Whether group g has seen a value (counts: always).
@@ -43,8 +44,10 @@ class AggState {
   double double_at(size_t g) const { return dbls_[g]; }
   /// Appends groups [begin, end) to `out`: the accumulated value, NULL where no value was seen.
   void append_to(ColumnVector& out, size_t begin, size_t end) const;
-  /// Approximate bytes held.
-  int64_t byte_size() const;
+  /// What the state's buffers allocate (capacities; strings: their objects and payloads).
+  int64_t allocated_bytes() const;
+  /// The live part of it: one value (and one has-a-value byte) per group (see MemoryTracker).
+  int64_t live_bytes() const;
   void clear();
 
  private:

@@ -32,7 +32,9 @@ inline const char* exchange_kind_name(ExchangeKind k) {
 /// consuming fragment (ExchangeSourceOp). The producing fragment runs to completion before the consuming one
 /// starts, so the buffer holds everything in between. Thread-safe.
 /// Memory: what is buffered is charged to the tracker (a broadcast batch once per consumer, as every worker of a
-/// cluster would hold its own copy) and released as consumers take it; the destructor releases the rest.
+/// cluster would hold its own copy) and released as consumers take it; the destructor releases the rest. A batch
+/// is charged what its buffers allocate, and one whose buffers are mostly empty (a selective filter's output) is
+/// compacted first, so that what the buffer charges stays within 2x of the rows it holds.
 /// The row hash is storage's (planner/storage/bucketing.hpp), so repartitioning on a table's distribution columns
 /// with buckets = its bucket count sends each row to the worker that reads its bucket.
 class ExchangeBuffer {
@@ -67,11 +69,13 @@ class ExchangeBuffer {
  private:
   struct Entry {
     Batch batch;
-    int64_t bytes;
+    int64_t bytes;  ///< charged (allocated)
+    int64_t live;   ///< of which live data (Batch::byte_size)
   };
   struct SharedEntry {
     std::shared_ptr<const Batch> batch;  ///< dropped once every consumer has read it
     int64_t bytes;
+    int64_t live;
     int readers_left;
   };
 
@@ -86,6 +90,7 @@ class ExchangeBuffer {
   std::vector<SharedEntry> shared_;             ///< Broadcast: every batch once
   std::vector<size_t> read_pos_;          ///< Broadcast: next index into shared_ per consumer
   int64_t charged_ = 0;
+  int64_t charged_live_ = 0;
   std::atomic<uint64_t> rows_moved_{0};
   std::atomic<uint64_t> bytes_moved_{0};
 };

@@ -1,5 +1,6 @@
 #include "planner/exec/exec_operator.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <fmt/format.h>
 
@@ -21,7 +22,7 @@ uint64_t wall_ns() {
 }  // namespace
 
 ExecOperator::~ExecOperator() {
-  if (held_memory_ > 0 && ctx_ && ctx_->memory) ctx_->memory->release(held_memory_);
+  if (held_memory_ > 0 && ctx_ && ctx_->memory) ctx_->memory->release(held_memory_, live_bytes_);
 }
 
 void ExecOperator::open() {
@@ -66,16 +67,35 @@ bool ExecOperator::pull(size_t child, Batch& out) {
 
 void ExecOperator::charge(int64_t bytes) {
   if (bytes <= 0) return;
-  ctx_->memory->charge(bytes, label());
+  charge(bytes, live_bytes_ + bytes);
+}
+
+void ExecOperator::charge(int64_t bytes, int64_t live) {
+  if (bytes < 0) bytes = 0;
+  if (bytes == 0) return set_live(live);
+  ctx_->memory->charge(bytes, label(), live - live_bytes_);
   held_memory_ += bytes;
-  if (held_memory_ > stats_.peak_memory) stats_.peak_memory = held_memory_;
+  live_bytes_ = live;
+  if (held_memory_ >= stats_.peak_memory) {
+    stats_.peak_memory = held_memory_;
+    stats_.peak_memory_live = live_bytes_;
+  }
+}
+
+void ExecOperator::set_live(int64_t live) {
+  if (live == live_bytes_) return;
+  ctx_->memory->add_live(live - live_bytes_);
+  live_bytes_ = live;
+  if (held_memory_ == stats_.peak_memory && held_memory_ > 0) stats_.peak_memory_live = live_bytes_;
 }
 
 void ExecOperator::release(int64_t bytes) {
   if (bytes <= 0) return;
   if (bytes > held_memory_) bytes = held_memory_;
-  ctx_->memory->release(bytes);
+  const int64_t live = bytes == held_memory_ ? live_bytes_ : std::min(bytes, live_bytes_);
+  ctx_->memory->release(bytes, live);
   held_memory_ -= bytes;
+  live_bytes_ -= live;
 }
 
 bool ExecOperator::check_interrupt() const {

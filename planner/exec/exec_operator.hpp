@@ -66,8 +66,16 @@ class ExecOperator {
 
  protected:
   virtual bool next_impl(Batch& out) = 0;
-  /// Memory accounting; throws MEMORY_LIMIT_EXCEEDED naming this operator and worker.
+  /// Memory accounting; throws MEMORY_LIMIT_EXCEEDED naming this operator and worker. charge(bytes)
+  /// charges bytes that are all live data (scratch arrays filled whole); charge(bytes, live) charges
+  /// `bytes` more allocated memory and says the operator's live data now totals `live` (MemoryTracker
+  /// says what counts as live). Call them where buffers grow, never per row.
   void charge(int64_t bytes);
+  void charge(int64_t bytes, int64_t live);
+  /// The operator's live data now totals `live`, with no change of what it has charged.
+  void set_live(int64_t live);
+  /// Releases `bytes` of what this operator charged; releasing all of it drops its live figure to 0,
+  /// releasing part of it drops the live figure by as much.
   void release(int64_t bytes);
   /// Throws TIMEOUT past the deadline; returns true if the query was cancelled.
   bool check_interrupt() const;
@@ -80,6 +88,7 @@ class ExecOperator {
   OperatorStats stats_;
   std::vector<DataType> output_types_;  ///< set by every constructor
   int64_t held_memory_ = 0;
+  int64_t live_bytes_ = 0;  ///< the live part of held_memory_ (see MemoryTracker)
   bool exhausted_ = false;
 };
 

@@ -1,5 +1,7 @@
 #include "planner/exec/group_table.hpp"
 
+#include <algorithm>
+
 #include "planner/common/error.hpp"
 #include "planner/exec/key_columns.hpp"
 #include "planner/storage/bucketing.hpp"
@@ -12,9 +14,14 @@ GroupTable::GroupTable(std::vector<DataType> key_types) {
   slots_.assign(16, kEmpty);
 }
 
-int64_t GroupTable::byte_size() const {
-  return key_bytes_ + static_cast<int64_t>(group_hashes_.capacity() * sizeof(uint64_t) +
-                                           slots_.capacity() * sizeof(uint64_t));
+int64_t GroupTable::allocated_bytes() const {
+  int64_t b = key_heap_bytes_;
+  for (const auto& k : keys_) b += static_cast<int64_t>(k.buffer_bytes());
+  return b + static_cast<int64_t>(group_hashes_.capacity() * sizeof(uint64_t) + slots_.capacity() * sizeof(uint64_t));
+}
+
+int64_t GroupTable::live_bytes() const {
+  return key_bytes_ + static_cast<int64_t>(groups_ * (sizeof(uint64_t) + sizeof(uint64_t)));
 }
 
 void GroupTable::clear() {
@@ -26,7 +33,9 @@ void GroupTable::clear() {
   slots_.assign(16, kEmpty);
   shift_ = 60;
   groups_ = 0;
+  group_capacity_ = 0;
   key_bytes_ = 0;
+  key_heap_bytes_ = 0;
 }
 
 void GroupTable::grow() {
@@ -42,12 +51,21 @@ void GroupTable::grow() {
 }
 
 uint32_t GroupTable::add_group(const std::vector<const ColumnVector*>& keys, size_t row, uint64_t hash) {
+  if (groups_ == group_capacity_) {
+    group_capacity_ = std::max<size_t>(16, group_capacity_ + group_capacity_ / 4);
+    for (auto& k : keys_) {
+      k.reserve(group_capacity_);
+      if (k.has_nulls()) k.nulls.reserve(group_capacity_);
+    }
+    group_hashes_.reserve(group_capacity_);
+  }
   for (size_t c = 0; c < keys_.size(); ++c) {
     const ColumnVector& src = *keys[c];
     keys_[c].append_from(src, row);
-    if (src.type.physical() == PhysicalKind::String)
+    if (src.type.physical() == PhysicalKind::String) {
       key_bytes_ += static_cast<int64_t>(sizeof(std::string) + (src.strs[row].size() > 15 ? src.strs[row].size() : 0));
-    else
+      key_heap_bytes_ += static_cast<int64_t>(string_heap_block(keys_[c].strs.back()));
+    } else
       key_bytes_ += 8;
     if (keys_[c].has_nulls()) key_bytes_ += 1;
   }
@@ -78,7 +96,7 @@ void GroupTable::probe(const std::vector<const ColumnVector*>& keys, size_t rows
         const uint32_t g = add_group(keys, r, h);
         slots_[s] = slot_value(h, g);
         group_ids[r] = g;
-        if (groups_ * 2 > slots_.size()) {
+        if (groups_ * 2 > slots_.size()) {  // load factor above 1/2
           grow();
           mask = slots_.size() - 1;
         }

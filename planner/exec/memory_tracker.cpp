@@ -7,7 +7,7 @@
 
 namespace hindsight {
 
-void MemoryTracker::charge(int64_t bytes, const std::string& op_label) {
+void MemoryTracker::charge(int64_t bytes, const std::string& op_label, int64_t live_delta) {
   int64_t now = used_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
   if (now > limit_) {
     used_.fetch_sub(bytes, std::memory_order_relaxed);
@@ -15,9 +15,19 @@ void MemoryTracker::charge(int64_t bytes, const std::string& op_label) {
                 fmt::format("{} needs {} more while {} are in use: {} > limit {}", op_label, format_bytes(bytes),
                             format_bytes(now - bytes), format_bytes(now), format_bytes(limit_)));
   }
+  const int64_t live = live_.fetch_add(live_delta, std::memory_order_relaxed) + live_delta;
   int64_t p = peak_.load(std::memory_order_relaxed);
-  while (now > p && !peak_.compare_exchange_weak(p, now, std::memory_order_relaxed)) {
+  bool at_peak = false;
+  while (now >= p && !(at_peak = peak_.compare_exchange_weak(p, now, std::memory_order_relaxed))) {
   }
+  if (at_peak) live_at_peak_.store(live, std::memory_order_relaxed);
+}
+
+void MemoryTracker::add_live(int64_t live_delta) {
+  const int64_t live = live_.fetch_add(live_delta, std::memory_order_relaxed) + live_delta;
+  // Still at the peak (nothing charged since): the live figure of the peak is this one.
+  if (used_.load(std::memory_order_relaxed) == peak_.load(std::memory_order_relaxed))
+    live_at_peak_.store(live, std::memory_order_relaxed);
 }
 
 bool parse_byte_size(const std::string& text, int64_t& bytes) {

@@ -7,20 +7,43 @@ namespace hindsight {
 
 /// The per-query memory budget. Hash tables, sort buffers and exchange buffers charge it; a charge
 /// that would exceed the limit throws MEMORY_LIMIT_EXCEEDED naming the operator. Thread-safe.
+///
+/// Two figures are kept side by side:
+/// - charged (`used`, `peak`): what the buffers *allocate* — vector capacities, the allocator's blocks of
+///   long strings. What the limit is checked against and what EXPLAIN ANALYZE reports as memory.
+/// - live (`live`, `live_at_peak`): the bytes of data those buffers really hold — column values' sizes
+///   (ColumnVector::byte_size), string bytes, the used part of hash arrays, group states. Each charge says
+///   how much live data it adds (by default all of it: a charge with no figure is taken as fully used,
+///   as the table loads and the query result are). charged / live is the overhead of the representation's
+///   slack (growth, capacities, allocator rounding); the goal is at most 2.
 class MemoryTracker {
  public:
   explicit MemoryTracker(int64_t limit_bytes) : limit_(limit_bytes) {}
-  /// Charges `bytes` on behalf of `op_label` (e.g. "HashJoinBuild#7 (worker 2)").
-  void charge(int64_t bytes, const std::string& op_label);
-  void release(int64_t bytes) { used_.fetch_sub(bytes, std::memory_order_relaxed); }
+  /// Charges `bytes` on behalf of `op_label` (e.g. "HashJoinBuild#7 (worker 2)"), all of it live.
+  void charge(int64_t bytes, const std::string& op_label) { charge(bytes, op_label, bytes); }
+  /// Charges `bytes` of which `live_delta` are live data (the live figure may also shrink: < 0).
+  void charge(int64_t bytes, const std::string& op_label, int64_t live_delta);
+  void release(int64_t bytes) { release(bytes, bytes); }
+  void release(int64_t bytes, int64_t live_delta) {
+    used_.fetch_sub(bytes, std::memory_order_relaxed);
+    live_.fetch_sub(live_delta, std::memory_order_relaxed);
+  }
+  /// Live data changed with no change of what is charged (the buffers had room).
+  void add_live(int64_t live_delta);
   int64_t used() const { return used_.load(std::memory_order_relaxed); }
   int64_t peak() const { return peak_.load(std::memory_order_relaxed); }
   int64_t limit() const { return limit_; }
+  int64_t live() const { return live_.load(std::memory_order_relaxed); }
+  /// The live bytes when the charged figure reached its peak (approximate while workers run concurrently:
+  /// the live figure of a charge lands right after it).
+  int64_t live_at_peak() const { return live_at_peak_.load(std::memory_order_relaxed); }
 
  private:
   int64_t limit_;
   std::atomic<int64_t> used_{0};
   std::atomic<int64_t> peak_{0};
+  std::atomic<int64_t> live_{0};
+  std::atomic<int64_t> live_at_peak_{0};
 };
 
 /// Parses "256MB", "1GB", "512 KB", "1000" (bytes). Units B, KB, MB, GB, TB (powers of 1024),

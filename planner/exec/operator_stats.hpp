@@ -10,6 +10,9 @@ struct OperatorStats {
   uint64_t batches_out = 0;
   uint64_t bytes_out = 0;   ///< approximate bytes of produced batches
   int64_t peak_memory = 0;  ///< largest memory this operator held charged at once
+  /// The live data (see MemoryTracker) this operator held when its charge peaked; peak_memory /
+  /// peak_memory_live is its allocation overhead.
+  int64_t peak_memory_live = 0;
   uint64_t wall_ns = 0;     ///< inclusive wall time inside next()/open()
   uint64_t cpu_ns = 0;      ///< inclusive thread CPU time inside next()/open()
   /// False when the operator did not run to exhaustion (LIMIT early exit, failed attempt):
@@ -25,6 +28,7 @@ struct OperatorStats {
     batches_out += o.batches_out;
     bytes_out += o.bytes_out;
     peak_memory += o.peak_memory;  // per-worker peaks add up: workers hold memory at the same time
+    peak_memory_live += o.peak_memory_live;
     wall_ns = wall_ns > o.wall_ns ? wall_ns : o.wall_ns;
     cpu_ns += o.cpu_ns;
     complete = complete && o.complete;

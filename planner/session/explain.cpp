@@ -71,9 +71,12 @@ void render(const PhysicalOperator& op, const CompiledQuery& cq, const ExecutedQ
       const auto& st = run->stats.at(ids.back());
       line += fmt::format(", actual {}{} rows, q-error {:.1f}, {:.1f} ms", a->complete ? "" : ">=", a->rows,
                           q_error(op.estimated_rows, static_cast<double>(a->rows)), static_cast<double>(st.wall_ns) / 1e6);
-      int64_t mem = 0;
-      for (int id : ids) mem += run->stats.at(id).peak_memory;
-      if (mem > 0) line += ", mem " + format_bytes(mem);
+      int64_t mem = 0, live = 0;
+      for (int id : ids) {
+        mem += run->stats.at(id).peak_memory;
+        live += run->stats.at(id).peak_memory_live;
+      }
+      if (mem > 0) line += fmt::format(", mem {} (held {})", format_bytes(mem), format_bytes(live));
     } else {
       line += ", not run";
     }
@@ -136,6 +139,15 @@ nlohmann::json physical_json(const PhysicalOperator& op, const CompiledQuery& cq
       node["actual_rows"] = a->rows;
       node["actual_complete"] = a->complete;
       node["q_error"] = q_error(op.estimated_rows, static_cast<double>(a->rows));
+      // Memory: the peak its instances charged (summed over workers) and the live data they held then.
+      int64_t mem = 0, live = 0;
+      for (int id : run->exec->exec_ids_of.at(op.id))
+        if (auto s = run->stats.find(id); s != run->stats.end()) {
+          mem += s->second.peak_memory;
+          live += s->second.peak_memory_live;
+        }
+      node["memory"] = mem;
+      node["memory_held"] = live;
     }
   if (mapping)
     if (auto g = mapping->group_of_physical(op.id)) node["group"] = *g;
@@ -165,9 +177,10 @@ std::string explain_text(const CompiledQuery& cq, const ExecutedQuery* run, cons
     std::vector<const PhysicalOperator*> ctes;
     for (auto& c : cq.ctes) ctes.push_back(c.physical.get());
     const double estimated = estimate_peak_memory(*cq.physical, cq.ctx, cq.workers, ctes, true, executor_threads()).total;
-    out += fmt::format("planning (incl. table loads) {:.1f} ms, execution {:.1f} ms, peak memory {} (estimated {}), {} rows\n",
-                       cq.plan_ms, run->elapsed_ms, format_bytes(run->peak_memory),
-                       format_bytes(static_cast<int64_t>(estimated)), run->row_count());
+    out += fmt::format(
+        "planning (incl. table loads) {:.1f} ms, execution {:.1f} ms, peak memory {} (held {}, estimated {}), {} rows\n",
+        cq.plan_ms, run->elapsed_ms, format_bytes(run->peak_memory), format_bytes(run->peak_memory_live),
+        format_bytes(static_cast<int64_t>(estimated)), run->row_count());
     if (run->error) out += "failed: " + run->error->format() + "\n";
   }
   return out;
@@ -177,6 +190,7 @@ nlohmann::json explain_json(const CompiledQuery& cq, const ExecutedQuery* run, c
   const Implementing implementing = implementing_operators(cq);
   nlohmann::json j = {{"logical", logical_json(*cq.logical, cq, implementing, run, mapping)},
                       {"physical", physical_json(*cq.physical, cq, run, mapping)}};
+  if (run) j["memory"] = {{"peak", run->peak_memory}, {"held_at_peak", run->peak_memory_live}};
   if (!cq.ctes.empty()) {
     j["ctes"] = nlohmann::json::array();
     for (auto& c : cq.ctes)

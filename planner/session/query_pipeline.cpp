@@ -170,6 +170,7 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
     else it->second.merge(op.stats());
   });
   out.peak_memory = memory.peak();
+  out.peak_memory_live = memory.live_at_peak();
   // The buffers hold memory charged to the tracker that dies here: release them first.
   if (out.exec) {
     out.exec->buffers.clear();

@@ -78,6 +78,8 @@ struct ExecutedQuery {
   std::optional<Error> error;
   double elapsed_ms = 0;
   int64_t peak_memory = 0;
+  /// The live data (see MemoryTracker) held when the charged memory peaked.
+  int64_t peak_memory_live = 0;
   /// The fault of settings.fault_injection was injected into this run (and caused `error`).
   bool fault_fired = false;
   size_t row_count() const;

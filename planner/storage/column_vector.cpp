@@ -113,10 +113,8 @@ Value ColumnVector::get(size_t row) const {
 }
 
 size_t ColumnVector::string_heap_bytes() const {
-  constexpr size_t kInline = 15;  // libstdc++'s small-string buffer
   size_t b = 0;
-  for (const auto& s : strs)
-    if (s.capacity() > kInline) b += std::max<size_t>(32, (s.capacity() + 1 + 8 + 15) & ~size_t{15});
+  for (const auto& s : strs) b += string_heap_block(s);
   return b;
 }
 

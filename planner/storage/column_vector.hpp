@@ -17,6 +17,15 @@ void grow_for_append(std::vector<T>& v, size_t extra) {
   if (need > v.capacity()) v.reserve(need > 2 * v.capacity() ? need : 2 * v.capacity());
 }
 
+/// The heap block the allocator hands out for the payload of `s` (glibc: the request plus an 8-byte header,
+/// rounded to 16, at least 32), 0 for a string in libstdc++'s inline buffer.
+inline size_t string_heap_block(const std::string& s) {
+  constexpr size_t kInline = 15;  // libstdc++'s small-string buffer
+  if (s.capacity() <= kInline) return 0;
+  const size_t block = (s.capacity() + 1 + 8 + 15) & ~size_t{15};
+  return block < 32 ? 32 : block;
+}
+
 /// A typed column of values with an optional null mask. Exactly one of ints/dbls/strs is used,
 /// chosen by type.physical(). `nulls` is either empty (no NULLs) or has one byte per row (1 = NULL).
 struct ColumnVector {
@@ -59,7 +68,9 @@ struct ColumnVector {
   void append_all(const ColumnVector& src);
   Value get(size_t row) const;
 
-  /// Approximate heap footprint in bytes (for memory accounting and exchange byte counts).
+  /// The bytes of live data the column holds: the values' sizes (8 bytes an integer or double, a byte a null
+  /// flag, a string object per string plus the payload of a string too long for its inline buffer), not the
+  /// buffers' capacities. What EXPLAIN reports as bytes moved, and the "live" figure of MemoryTracker.
   size_t byte_size() const;
   /// What the column holds in allocated memory: its buffers' capacities (not sizes), plus the heap
   /// block the allocator hands out for every string too long for the inline buffer. What the memory

@@ -144,7 +144,7 @@ void HashAggregateOp::consume(Batch& in) {
     groups_.find_or_insert(keys, rows, group_ids_);
     if (groups_.size() > group_count_) {
       group_count_ = groups_.size();
-      for (auto& s : states_) s.resize(group_count_);
+      for (auto& s : states_) s.resize(group_count_, groups_.group_capacity());
     }
   } else if (group_ids_.size() < rows) {
     group_ids_.assign(rows, 0);
@@ -186,13 +186,21 @@ void HashAggregateOp::update_distinct(size_t agg, const ColumnVector& arg, size_
 }
 
 void HashAggregateOp::charge_growth() {
-  int64_t total = groups_.byte_size();
-  for (auto& s : states_) total += s.byte_size();
+  int64_t total = groups_.allocated_bytes(), live = groups_.live_bytes();
+  for (auto& s : states_) {
+    total += s.allocated_bytes();
+    live += s.live_bytes();
+  }
   for (auto& d : distinct_sets_)
-    if (d) total += d->byte_size();
+    if (d) {
+      total += d->allocated_bytes();
+      live += d->live_bytes();
+    }
   if (total > charged_) {
-    charge(total - charged_);
+    charge(total - charged_, live);
     charged_ = total;
+  } else {
+    set_live(live);
   }
 }
 

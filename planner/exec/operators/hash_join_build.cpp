@@ -1,5 +1,7 @@
 #include "planner/exec/operators/hash_join_build.hpp"
 
+#include <algorithm>
+
 #include "planner/common/error.hpp"
 #include "planner/exec/batch_gather.hpp"
 #include "planner/storage/bucketing.hpp"
@@ -19,9 +21,11 @@ HashJoinBuildOp::HashJoinBuildOp(ExecContext* ctx, int worker, std::unique_ptr<E
 bool HashJoinBuildOp::next_impl(Batch& out) {
   if (built_) return false;
   Batch in;
+  int64_t live = 0;
   while (pull(0, in)) {
     rows_ += in.rows;
-    charge(append_batch_moved(columns_, std::move(in)));
+    live += static_cast<int64_t>(in.byte_size());
+    charge(append_batch_moved(columns_, std::move(in)), live);
   }
   HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build side exceeds 4G rows");
   build_table();
@@ -43,7 +47,13 @@ void HashJoinBuildOp::build_table() {
     --shift_;
   }
   small_ = capacity <= kSparseSlots;
-  charge(static_cast<int64_t>(rows_ * (sizeof(uint64_t) + sizeof(uint32_t)) + capacity * sizeof(uint32_t)));
+  // Live: a hash and a chain link per row, and a bucket head per row at most (the rest of the heads are the
+  // sparse table's deliberate slack). Charged within 2x of live: the columns (C bytes a row) grew by doubling
+  // (at most 2C allocated), the table's arrays are exact but for the heads (2 a row), 2C + 12 + 8 <= 2 (C + 16);
+  // a small build's sparse heads are at most kSparseSlots, a constant.
+  const int64_t table_bytes = static_cast<int64_t>(rows_ * (sizeof(uint64_t) + sizeof(uint32_t)));
+  charge(table_bytes + static_cast<int64_t>(capacity * sizeof(uint32_t)),
+         live_bytes_ + table_bytes + static_cast<int64_t>(std::min(capacity, rows_) * sizeof(uint32_t)));
   row_hashes(key_cols, rows_, hashes_);
   next_.assign(rows_, kEnd);
   heads_.assign(capacity, kEnd);

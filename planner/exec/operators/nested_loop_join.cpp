@@ -27,9 +27,11 @@ NestedLoopJoinOp::NestedLoopJoinOp(ExecContext* ctx, int worker, std::unique_ptr
 
 void NestedLoopJoinOp::materialise_build() {
   Batch in;
+  int64_t live = 0;
   while (pull(1, in)) {
     build_rows_ += in.rows;
-    charge(append_batch_moved(build_, std::move(in)));
+    live += static_cast<int64_t>(in.byte_size());
+    charge(append_batch_moved(build_, std::move(in)), live);
   }
   built_ = true;
 }

@@ -22,9 +22,11 @@ SortOp::SortOp(ExecContext* ctx, int worker, std::unique_ptr<ExecOperator> child
 bool SortOp::next_impl(Batch& out) {
   if (!sorted_) {
     Batch in;
+    int64_t live = 0;
     while (pull(0, in)) {
       row_count_ += in.rows;
-      charge(append_batch_moved(rows_, std::move(in)));
+      live += static_cast<int64_t>(in.byte_size());
+      charge(append_batch_moved(rows_, std::move(in)), live);
     }
     charge(static_cast<int64_t>(row_count_ * sizeof(uint32_t)));
     perm_.resize(row_count_);

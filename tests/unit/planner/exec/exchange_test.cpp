@@ -123,15 +123,21 @@ TEST(ExchangeTest, BroadcastDeliversAllRowsToEveryConsumerAndChargesPerConsumer)
   auto buf = std::make_shared<ExchangeBuffer>(ExchangeKind::Broadcast, 4,
                                               std::vector<DataType>{DataType::bigint(), DataType::varchar()}, &tc.memory);
   Batch b = keyed(0, 500);
-  const int64_t bytes = static_cast<int64_t>(b.byte_size());
+  // Charged: what the buffered batch's buffers allocate (capacities, string blocks), once per consumer; live: its
+  // data (byte_size), once per consumer.
+  const int64_t live = static_cast<int64_t>(b.byte_size());
   {
     ExchangeSinkOp sink(&tc.ctx, 0, source(&tc.ctx, std::move(b)), buf);
     drain(sink);
   }
+  const int64_t bytes = tc.memory.used() / 4;
   EXPECT_EQ(tc.memory.used(), 4 * bytes);
+  EXPECT_GE(bytes, live);
+  EXPECT_LE(bytes, 2 * live);
+  EXPECT_EQ(tc.memory.live(), 4 * live);
   EXPECT_EQ(buf->buffered_bytes(), 4 * bytes);
   EXPECT_EQ(buf->rows_moved(), 2000u);
-  EXPECT_EQ(buf->bytes_moved(), static_cast<uint64_t>(4 * bytes));
+  EXPECT_EQ(buf->bytes_moved(), static_cast<uint64_t>(4 * live));
   V first;
   for (int c = 0; c < 4; ++c) {
     ExchangeSourceOp src(&tc.ctx, c, buf);
@@ -140,7 +146,33 @@ TEST(ExchangeTest, BroadcastDeliversAllRowsToEveryConsumerAndChargesPerConsumer)
     if (c == 0) first = rows;
     else EXPECT_EQ(rows, first);
     EXPECT_EQ(tc.memory.used(), (3 - c) * bytes);
+    EXPECT_EQ(tc.memory.live(), (3 - c) * live);
   }
+}
+
+// A batch kept with the capacity of a larger one (a selective filter's output) is charged what it allocates,
+// so the buffer compacts it first: what it charges stays within 2x of the rows it holds.
+TEST(ExchangeTest, AMostlyEmptyBatchIsCompactedBeforeItIsBuffered) {
+  TestContext tc;
+  auto buf = std::make_shared<ExchangeBuffer>(ExchangeKind::Gather, 1,
+                                              std::vector<DataType>{DataType::bigint(), DataType::varchar()}, &tc.memory);
+  Batch b = keyed(0, 10);
+  for (auto& c : b.columns) {
+    c.reserve(kBatchSize);
+    c.nulls.reserve(kBatchSize);
+  }
+  const int64_t live = static_cast<int64_t>(b.byte_size());
+  buf->push(0, std::move(b), "sink");
+  EXPECT_EQ(tc.memory.live(), live);
+  EXPECT_GE(tc.memory.used(), live);
+  EXPECT_LE(tc.memory.used(), 2 * live);
+  Batch out;
+  ASSERT_TRUE(buf->pop(0, out));
+  EXPECT_EQ(out.rows, 10u);
+  EXPECT_LE(out.columns[0].ints.capacity(), 20u);
+  EXPECT_LE(out.columns[1].strs.capacity(), 20u);
+  EXPECT_EQ(tc.memory.used(), 0);
+  EXPECT_EQ(tc.memory.live(), 0);
 }
 
 TEST(ExchangeTest, BroadcastOverTheBudgetFailsNamingTheSink) {

@@ -166,6 +166,31 @@ TEST(HashAggregateTest, ManyGroupsGrowTheTableAndStatsAreCounted) {
   EXPECT_EQ(tc.memory.used(), 0);
 }
 
+// What an aggregate charges stays within 2x of the live data it holds (keys, a hash and a used slot per group, the
+// states), whatever the group count: the per-group arrays grow by a quarter (GroupTable::group_capacity). With
+// doubling arrays and slots at most half full, a count just past a power of two charged about 2.5x.
+TEST(HashAggregateTest, ChargedMemoryStaysWithinTwiceTheLiveDataAtEveryGroupCount) {
+  for (int groups : {4097, 16385, 40000, 65537, 100000, 131073, 150000, 262145}) {
+    std::vector<OptInt> k, x;
+    for (int i = 0; i < groups; ++i) {
+      k.push_back(i);
+      x.push_back(i % 7);
+    }
+    TestContext tc;
+    HashAggregateOp op(&tc.ctx, 0, source(&tc.ctx, make_batch({int_col(k), int_col(x)})), {0},
+                       {agg(AggKind::Sum, 1, DataType::bigint())}, AggregateMode::Single);
+    EXPECT_EQ(drain(op).size(), static_cast<size_t>(groups));
+    const OperatorStats& st = op.stats();
+    // Live: key 8 + hash 8 + slot 8 + sum 8 + has-a-value 1 bytes a group.
+    EXPECT_GE(st.peak_memory_live, int64_t{33} * groups) << groups;
+    EXPECT_LE(st.peak_memory_live, st.peak_memory) << groups;
+    EXPECT_LE(st.peak_memory, 2 * st.peak_memory_live) << groups << " groups: charged " << st.peak_memory
+                                                       << " for " << st.peak_memory_live << " live";
+    EXPECT_EQ(tc.memory.used(), 0);
+    EXPECT_EQ(tc.memory.live(), 0);
+  }
+}
+
 TEST(HashAggregateTest, OverTheMemoryBudgetFailsNamingTheOperator) {
   std::vector<OptInt> k;
   for (int i = 0; i < 50000; ++i) k.push_back(i);

@@ -3,7 +3,9 @@
 // only the bytes of the data. Charging the data alone let a sort use twice what it was charged.
 #include <gtest/gtest.h>
 
+#include "planner/common/error.hpp"
 #include "planner/exec/batch_gather.hpp"
+#include "planner/exec/memory_tracker.hpp"
 
 namespace hindsight {
 namespace {
@@ -74,6 +76,32 @@ TEST(MemoryAccountingTest, AccumulatingBatchesReallocatesGeometrically) {
   }
   EXPECT_EQ(sel_acc.size(), 200u * 64);
   EXPECT_LE(reallocations, 12);
+}
+
+}  // namespace
+}  // namespace hindsight
+
+namespace hindsight {
+namespace {
+
+// The tracker keeps the live data next to what is charged, and the live figure of the moment the charge peaked.
+TEST(MemoryAccountingTest, TrackerKeepsTheLiveBytesAtThePeak) {
+  MemoryTracker t(1 << 20);
+  t.charge(1000, "a", 600);
+  t.charge(500, "b");  // no figure: all live
+  EXPECT_EQ(t.used(), 1500);
+  EXPECT_EQ(t.live(), 1100);
+  EXPECT_EQ(t.live_at_peak(), 1100);
+  t.add_live(200);  // filled room it had: still the peak
+  EXPECT_EQ(t.live_at_peak(), 1300);
+  t.release(1000, 800);
+  t.charge(200, "c", 100);  // below the peak: the peak's figure stays
+  EXPECT_EQ(t.peak(), 1500);
+  EXPECT_EQ(t.live(), 600);
+  EXPECT_EQ(t.live_at_peak(), 1300);
+  EXPECT_THROW(t.charge(2 << 20, "d", 1), Error);  // refused: nothing changes
+  EXPECT_EQ(t.live(), 600);
+  EXPECT_EQ(t.used(), 700);
 }
 
 }  // namespace
