@@ -86,6 +86,13 @@ void JoinSet::merge(const JoinSet& other) {
   member_count_ += other.member_count_;
 }
 
+void JoinSet::merge_inputs(const JoinSet& other) {
+  add128(inputs_, other.inputs_.hi, other.inputs_.lo);
+  add128(members_, other.members_.hi, other.members_.lo);
+  input_count_ += other.input_count_;
+  member_count_ += other.member_count_;
+}
+
 Signature JoinSet::signature() const {
   char buf[5 + 2 * (16 + 8)];
   char* p = put_header(buf, 'J');

@@ -71,6 +71,9 @@ class JoinSet {
   void add_member(const Signature& member) { add(members_, member_count_, member); }
   /// The union of two disjoint sub-trees (inputs and predicates of both).
   void merge(const JoinSet& other);
+  /// The inputs and members of another set (its predicates are the caller's to add, each distinct one once:
+  /// a digest held by both sets would count twice in merge's sum).
+  void merge_inputs(const JoinSet& other);
   Signature signature() const;
 
  private:

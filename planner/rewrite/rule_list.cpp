@@ -5,6 +5,7 @@
 #include "planner/rewrite/rules/prune_columns.hpp"
 #include "planner/rewrite/rules/push_down_filters.hpp"
 #include "planner/rewrite/rules/reorder_inner_joins.hpp"
+#include "planner/rewrite/rules/simplify_outer_joins.hpp"
 #include "planner/rewrite/rules/simplify_predicates.hpp"
 
 namespace hindsight {
@@ -13,6 +14,7 @@ std::vector<std::unique_ptr<RewriteRule>> make_rewrite_rules() {
   std::vector<std::unique_ptr<RewriteRule>> rules;
   rules.push_back(std::make_unique<ConstantFolding>());
   rules.push_back(std::make_unique<SimplifyPredicates>());
+  rules.push_back(std::make_unique<SimplifyOuterJoins>());
   rules.push_back(std::make_unique<PushDownFilters>());
   rules.push_back(std::make_unique<MagicSetKeys>());
   rules.push_back(std::make_unique<ReorderInnerJoins>());

@@ -95,6 +95,7 @@ void PlanSigner::Tables::reset() {
   join_sets.clear();
   pending.clear();
   join_preds.clear();
+  set_preds.clear();
 }
 
 void PlanSigner::SlotTable::reset() {

@@ -240,10 +240,15 @@ class PlanSigner {
   // ---- Join sets (plan_signer_join_sets.cpp) ----
 
   /// The join set of the inner-join tree under an inner join, accumulated from its children's (each
-  /// predicate is digested once, at the join that applies it).
+  /// predicate is digested once, at the join that applies it). Its distinct predicate digests are kept
+  /// too (a range of Tables::set_preds): two joins of a tree may hold conditions with one digest (columns
+  /// are named by lineage: Q17's p_partkey = l_partkey under and over the decorrelated aggregate), which
+  /// the set counts once, as join_set_of does.
   struct JoinSetSlot {
     sig::JoinSet set;
     sig::JoinSet templ_set;     // the template flavour: template inputs and predicate digests
+    uint32_t preds = 0, preds_count = 0;              // set's digests: set_preds[preds, preds + preds_count)
+    uint32_t templ_preds = 0, templ_preds_count = 0;  // templ_set's
     bool valid = false;
     bool templ_valid = false;   // set whenever the join's slot has its template
     bool templ_same = false;    // templ_set is set (no constant in the tree)
@@ -261,8 +266,12 @@ class PlanSigner {
   /// appended to out.
   void predicate_digests(const Expr& condition, std::vector<sig::Signature>& out, bool templ);
   void split_predicate_digests(const Expr& e, std::vector<sig::Signature>& out, bool templ);
-  /// Adds the join predicates in t_->join_preds to set, each distinct digest once.
+  /// Adds the join predicates in t_->join_preds to set, each distinct digest once (leaves them sorted, distinct).
   void add_predicates(sig::JoinSet& set);
+  /// Appends the digests of a child's set (exact or template) to t_->join_preds.
+  void append_set_predicates(const JoinSetSlot& child, bool templ);
+  /// Keeps t_->join_preds (sorted, distinct) as the predicates of `js` (exact or template).
+  void keep_set_predicates(JoinSetSlot& js, bool templ);
   /// The semi member digest (exact or template) of a semi join's type, conditions and right input.
   sig::Signature member_digest(LogicalJoinType type, const std::vector<ExprPtr>& conditions,
                                const LogicalOperator& right, bool templ);
@@ -283,6 +292,7 @@ class PlanSigner {
     std::vector<JoinSetSlot> join_sets;       // by node id
     std::vector<PendingLineage> pending;      // LineageSlot::pending - 1 indexes it
     std::vector<sig::Signature> join_preds;   // scratch: one join's own predicate digests
+    std::vector<sig::Signature> set_preds;    // the distinct predicate digests of the join sets (JoinSetSlot)
     void reset();
   };
   static std::unique_ptr<Tables> acquire_tables();

@@ -35,33 +35,40 @@ std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op, co
   if (!inner && !is_semi_member_join(op)) return std::nullopt;
   // Children are signed (and their sets recorded) before their parent: this join's set is theirs
   // (an input without a set of its own is one input) plus its own predicates; a semi member join's
-  // is its left input's plus the member (its right input is never an input of the set).
+  // is its left input's plus the member (its right input is never an input of the set). Predicates
+  // are the distinct digests of the children's and its own (not the sum of the children's sums).
   if (op.id >= t_->join_sets.size()) t_->join_sets.resize(std::max<size_t>(op.id + 1, 2 * t_->join_sets.size()));
+  const auto& j = op.as<LogicalJoin>();
   sig::JoinSet set;
   const size_t set_children = inner ? 2 : 1;
+  const LogicalOperator* with_set[2] = {nullptr, nullptr};
   for (size_t i = 0; i < set_children; ++i) {
     const LogicalOperator& c = *op.children[i];
-    if (has_join_set(c))
-      set.merge(t_->join_sets[c.id].set);
-    else
-      set.add_input(input_signatures(c, InputRule::Relation, false).exact);
+    if (has_join_set(c)) {
+      set.merge_inputs(t_->join_sets[c.id].set);
+      with_set[i] = &c;
+    } else {
+      set.add_input(input_signatures(c, InputRule::Relation, false).exact);  // may sign the input's sub-tree (joins there use join_preds)
+    }
   }
-  const auto& j = op.as<LogicalJoin>();
-  if (inner) {
-    own_predicates(j, false);
-    add_predicates(set);
-  } else {
-    set.add_member(member_digest(j.type, j.conditions, *op.children[1], false));
-  }
+  if (inner) own_predicates(j, false);
+  else t_->join_preds.clear();
+  for (const LogicalOperator* c : with_set)
+    if (c) append_set_predicates(t_->join_sets[c->id], false);
+  add_predicates(set);
+  if (!inner) set.add_member(member_digest(j.type, j.conditions, *op.children[1], false));
   const Signature signature = set.signature();
   JoinSetSlot& js = t_->join_sets[op.id];
   js.set = set;
+  keep_set_predicates(js, false);
   js.valid = true;
   js.templ_valid = js.templ_same = false;
   if (slot.templ_valid) {
     if (slot.sigs.templ == slot.sigs.exact) {
       // No constant in the tree: the template set is the exact one.
       js.templ_set = set;
+      js.templ_preds = js.preds;
+      js.templ_preds_count = js.preds_count;
       js.templ_valid = js.templ_same = true;
     } else {
       template_join_set(op);
@@ -73,26 +80,45 @@ std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op, co
 void PlanSigner::template_join_set(const LogicalOperator& op) {
   // As join_set(), over template inputs and template predicate digests.
   const bool inner = inner_join(op);
+  const auto& j = op.as<LogicalJoin>();
   sig::JoinSet set;
   const size_t set_children = inner ? 2 : 1;
+  const LogicalOperator* with_set[2] = {nullptr, nullptr};
   for (size_t i = 0; i < set_children; ++i) {
     const LogicalOperator& c = *op.children[i];
-    if (has_join_set(c))
-      set.merge(t_->join_sets[c.id].templ_set);  // its template is known: so is its set
-    else
-      set.add_input(input_signatures(c, InputRule::Relation, true).templ);
+    if (has_join_set(c)) {
+      set.merge_inputs(t_->join_sets[c.id].templ_set);  // its template is known: so is its set
+      with_set[i] = &c;
+    } else {
+      set.add_input(input_signatures(c, InputRule::Relation, true).templ);  // may sign the input's sub-tree (joins there use join_preds)
+    }
   }
-  const auto& j = op.as<LogicalJoin>();
-  if (inner) {
-    own_predicates(j, true);
-    add_predicates(set);
-  } else {
-    set.add_member(member_digest(j.type, j.conditions, *op.children[1], true));
-  }
+  if (inner) own_predicates(j, true);
+  else t_->join_preds.clear();
+  for (const LogicalOperator* c : with_set)
+    if (c) append_set_predicates(t_->join_sets[c->id], true);
+  add_predicates(set);
+  if (!inner) set.add_member(member_digest(j.type, j.conditions, *op.children[1], true));
   JoinSetSlot& js = t_->join_sets[op.id];
   js.templ_set = set;
+  keep_set_predicates(js, true);
   js.templ_valid = true;
   js.templ_same = false;
+}
+
+void PlanSigner::append_set_predicates(const JoinSetSlot& child, bool templ) {
+  const uint32_t from = templ ? child.templ_preds : child.preds;
+  const uint32_t n = templ ? child.templ_preds_count : child.preds_count;
+  const auto first = t_->set_preds.begin() + from;
+  t_->join_preds.insert(t_->join_preds.end(), first, first + n);
+}
+
+void PlanSigner::keep_set_predicates(JoinSetSlot& js, bool templ) {
+  const auto from = static_cast<uint32_t>(t_->set_preds.size());
+  const auto n = static_cast<uint32_t>(t_->join_preds.size());
+  t_->set_preds.insert(t_->set_preds.end(), t_->join_preds.begin(), t_->join_preds.end());
+  (templ ? js.templ_preds : js.preds) = from;
+  (templ ? js.templ_preds_count : js.preds_count) = n;
 }
 
 sig::Signature PlanSigner::member_digest(LogicalJoinType type, const std::vector<ExprPtr>& conditions,

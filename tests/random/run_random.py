@@ -202,8 +202,8 @@ def generate(seed: int, index: int, full_joins: bool = True):
     if rng.random() < 0.2:
         sets.append("cte_materialization=always")
     if rng.random() < 0.15:
-        rules = ["constant_folding", "simplify_predicates", "push_down_filters", "reorder_inner_joins",
-                 "prune_columns", "cost_based_join_order"]
+        rules = ["constant_folding", "simplify_predicates", "simplify_outer_joins", "push_down_filters",
+                 "reorder_inner_joins", "prune_columns", "cost_based_join_order"]
         sets.append("disabled_rules=" + ",".join(rng.sample(rules, rng.randint(1, 3))))
     return q, p, sets
 

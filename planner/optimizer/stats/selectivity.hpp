@@ -34,7 +34,9 @@ double range_selectivity(const ColumnStatistics& cs, const std::optional<Value>&
 /// column IN (values): sum of eq_selectivity over the distinct values, capped at the non-NULL fraction.
 double in_selectivity(const ColumnStatistics& cs, const std::vector<Value>& values);
 
-/// column LIKE 'prefix%': the range [prefix, prefix with its last byte incremented).
+/// column LIKE 'prefix%': the range [prefix, prefix with its last byte incremented), but no less than the share of
+/// the histogram bounds that start with the prefix (at least half a bound) when there are 20 or more: inside one
+/// bucket the range is interpolated byte-wise, which puts a word prefix of names made of words ('forest%') at ~0.
 double like_prefix_selectivity(const ColumnStatistics& cs, const std::string& prefix);
 
 /// column LIKE pattern for any pattern (e.g. '%green%'): the most common values are matched

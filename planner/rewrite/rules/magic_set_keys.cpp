@@ -59,16 +59,90 @@ void find_gets(LogicalOperator& op, ColumnId id, std::vector<LogicalGet*>& out) 
   for (auto& c : op.children) find_gets(*c, id, out);
 }
 
-/// The aggregate's input is already restricted by a semi join on this condition's key.
-bool already_restricted(const LogicalAggregate& agg, ColumnId k, const std::string& table) {
-  const LogicalOperator& in = *agg.children[0];
-  if (in.kind != LogicalKind::Join) return false;
-  const auto& j = in.as<LogicalJoin>();
-  if (j.type != LogicalJoinType::Semi || j.children[1]->kind != LogicalKind::Get) return false;
-  if (j.children[1]->as<LogicalGet>().table.name != table) return false;
-  for (const auto& c : j.conditions)
-    if (contains(columns_of(*c), k)) return true;
+/// The aggregate's input is already restricted by a semi join on this key: one of the semi joins
+/// stacked directly on its input (this rule's, or the query's own) reads k.
+bool already_restricted(const LogicalAggregate& agg, ColumnId k) {
+  const LogicalOperator* in = agg.children[0].get();
+  while (in->kind == LogicalKind::Join && in->as<LogicalJoin>().type == LogicalJoinType::Semi &&
+         in->children.size() == 2) {
+    for (const auto& c : in->as<LogicalJoin>().conditions)
+      if (contains(columns_of(*c), k)) return true;
+    in = in->children[0].get();
+  }
   return false;
+}
+
+/// `o = k` as two bare column references, either way round: the outer column (in `left`) and the other.
+bool column_equality(const Expr& cond, const std::vector<ColumnId>& left, ColumnId& o, ColumnId& k) {
+  if (cond.kind != ExprKind::Call || cond.op != ScalarOp::Eq || cond.children.size() != 2) return false;
+  const Expr& a = *cond.children[0];
+  const Expr& b = *cond.children[1];
+  if (a.kind != ExprKind::ColumnRef || b.kind != ExprKind::ColumnRef) return false;
+  if (contains(left, a.column_id) && !contains(left, b.column_id)) {
+    o = a.column_id;
+    k = b.column_id;
+    return true;
+  }
+  if (contains(left, b.column_id) && !contains(left, a.column_id)) {
+    o = b.column_id;
+    k = a.column_id;
+    return true;
+  }
+  return false;
+}
+
+/// A copy of a chain of Project / Filter over a Get with fresh column ids (`fresh` maps old to new);
+/// nullptr when the subplan holds anything else, or a scan filter reads a column the scan does not output.
+LogicalPtr copy_subplan(const LogicalOperator& op, PlanContext& pc, std::map<ColumnId, ColumnId>& fresh) {
+  auto fresh_id = [&](ColumnId id) {
+    auto it = fresh.find(id);
+    if (it != fresh.end()) return it->second;
+    ColumnId n = pc.add_column(pc.column(id));
+    fresh[id] = n;
+    return n;
+  };
+  auto copy_expr = [&](const Expr& e) {
+    ExprPtr c = e.clone();
+    remap(*c, fresh);
+    return c;
+  };
+  switch (op.kind) {
+    case LogicalKind::Get: {
+      const auto& g = op.as<LogicalGet>();
+      for (const auto& f : g.filters)
+        for (ColumnId c : columns_of(*f))
+          if (!contains(g.outputs, c)) return nullptr;
+      auto copy = std::make_unique<LogicalGet>(pc.next_node_id());
+      copy->table = g.table;
+      copy->alias = g.alias;
+      copy->columns = g.columns;
+      for (ColumnId c : g.outputs) copy->outputs.push_back(fresh_id(c));
+      for (const auto& f : g.filters) copy->filters.push_back(copy_expr(*f));
+      return copy;
+    }
+    case LogicalKind::Filter: {
+      if (op.children.size() != 1) return nullptr;
+      LogicalPtr child = copy_subplan(*op.children[0], pc, fresh);
+      if (!child) return nullptr;
+      auto copy = std::make_unique<LogicalFilter>(pc.next_node_id());
+      for (const auto& c : op.as<LogicalFilter>().conjuncts) copy->conjuncts.push_back(copy_expr(*c));
+      copy->outputs = child->outputs;
+      copy->children.push_back(std::move(child));
+      return copy;
+    }
+    case LogicalKind::Project: {
+      if (op.children.size() != 1) return nullptr;
+      LogicalPtr child = copy_subplan(*op.children[0], pc, fresh);
+      if (!child) return nullptr;
+      const auto& p = op.as<LogicalProject>();
+      auto copy = std::make_unique<LogicalProject>(pc.next_node_id());
+      for (const auto& e : p.exprs) copy->exprs.push_back(copy_expr(*e));
+      for (ColumnId c : p.outputs) copy->outputs.push_back(fresh_id(c));  // a passed-through column keeps its copy
+      copy->children.push_back(std::move(child));
+      return copy;
+    }
+    default: return nullptr;
+  }
 }
 
 bool try_join(LogicalJoin& j, RewriteContext& ctx) {
@@ -94,7 +168,7 @@ bool try_join(LogicalJoin& j, RewriteContext& ctx) {
       find_gets(*j.children[0], o, gets);
       if (gets.size() != 1 || gets[0]->filters.empty()) continue;
       const LogicalGet& g = *gets[0];
-      if (already_restricted(*agg, k, g.table.name)) continue;
+      if (already_restricted(*agg, k)) continue;
       PlanContext& pc = *ctx.plan_ctx;
       auto copy = std::make_unique<LogicalGet>(pc.next_node_id());
       copy->table = g.table;
@@ -143,10 +217,95 @@ bool try_join(LogicalJoin& j, RewriteContext& ctx) {
   return false;
 }
 
+/// The grouped aggregate a join `j` (inner, left or semi, the aggregate on its right) equates outer column
+/// `o` with: its grouping column in `k`; nullptr when there is none.
+LogicalAggregate* aggregate_keyed_by(LogicalJoin& j, ColumnId o, ColumnId& k) {
+  if (j.type != LogicalJoinType::Inner && j.type != LogicalJoinType::Left && j.type != LogicalJoinType::Semi)
+    return nullptr;
+  if (j.children.size() != 2 || !contains(j.children[0]->outputs, o)) return nullptr;
+  std::vector<LogicalProject*> projects;
+  LogicalAggregate* agg = aggregate_below(*j.children[1], projects);
+  if (!agg) return nullptr;
+  for (const auto& cond : j.conditions) {
+    ColumnId a = kInvalidColumn, b = kInvalidColumn;
+    if (!column_equality(*cond, j.children[0]->outputs, a, b) || a != o) continue;
+    if (contains(agg->groups, b) && contains(j.children[1]->outputs, b) && passes_through(projects, b)) {
+      k = b;
+      return agg;
+    }
+  }
+  return nullptr;
+}
+
+/// A semi join `o = r` with a subplan R it can copy restricts the rows above it to values of o that R
+/// produces. Below it, on the path its left input's rows take (Filter, Sort, Project passing o on, either
+/// input of an inner join, the left input of a left, semi or anti join: every row there reaches the semi
+/// join with its o unchanged, or not at all), a join that equates o with the grouping column k of an
+/// aggregate on its right (not preserved) loses only rows the semi join drops anyway when that aggregate's
+/// input is restricted to k IN R (a semi join with a copy of R). TPC-H Q20: ps_partkey IN ('forest%' parts)
+/// restricts the per (part, supplier) sums of lineitem to those parts.
+bool try_semi(LogicalJoin& s, RewriteContext& ctx) {
+  if (s.type != LogicalJoinType::Semi || s.children.size() != 2) return false;
+  for (const auto& cond : s.conditions) {
+    ColumnId o = kInvalidColumn, r = kInvalidColumn;
+    if (!column_equality(*cond, s.children[0]->outputs, o, r) || !contains(s.children[1]->outputs, r)) continue;
+    LogicalOperator* cur = s.children[0].get();
+    LogicalAggregate* agg = nullptr;
+    ColumnId k = kInvalidColumn;
+    while (cur && !agg) {
+      LogicalOperator* next = nullptr;
+      switch (cur->kind) {
+        case LogicalKind::Filter:
+        case LogicalKind::Sort: next = cur->children[0].get(); break;
+        case LogicalKind::Project: {
+          std::vector<LogicalProject*> one{&cur->as<LogicalProject>()};
+          if (passes_through(one, o)) next = cur->children[0].get();
+          break;
+        }
+        case LogicalKind::Join: {
+          auto& j = cur->as<LogicalJoin>();
+          if (j.children.size() != 2) break;
+          agg = aggregate_keyed_by(j, o, k);
+          if (agg) break;
+          const bool in_left = contains(j.children[0]->outputs, o);
+          if (j.type == LogicalJoinType::Inner) next = (in_left ? j.children[0] : j.children[1]).get();
+          else if (in_left && (j.type == LogicalJoinType::Left || j.type == LogicalJoinType::Semi ||
+                               j.type == LogicalJoinType::Anti || j.type == LogicalJoinType::NullAwareAnti))
+            next = j.children[0].get();
+          break;
+        }
+        default: break;
+      }
+      if (next && !contains(next->outputs, o)) next = nullptr;
+      if (!agg) cur = next;
+    }
+    if (!agg || already_restricted(*agg, k)) continue;
+    PlanContext& pc = *ctx.plan_ctx;
+    std::map<ColumnId, ColumnId> fresh;
+    LogicalPtr copy = copy_subplan(*s.children[1], pc, fresh);
+    if (!copy || !fresh.count(r)) continue;
+    std::vector<ExprPtr> args;
+    args.push_back(Expr::column(k, pc.column_type(k)));
+    args.push_back(Expr::column(fresh.at(r), pc.column_type(r)));
+    auto semi = std::make_unique<LogicalJoin>(pc.next_node_id());
+    semi->type = LogicalJoinType::Semi;
+    semi->conditions.push_back(Expr::call(ScalarOp::Eq, cond->type, std::move(args)));
+    semi->outputs = agg->children[0]->outputs;
+    semi->children.push_back(std::move(agg->children[0]));
+    semi->children.push_back(std::move(copy));
+    agg->children[0] = std::move(semi);
+    return true;
+  }
+  return false;
+}
+
 bool visit(LogicalOperator& op, RewriteContext& ctx) {
   bool changed = false;
   for (auto& c : op.children) changed |= visit(*c, ctx);
-  if (op.kind == LogicalKind::Join) changed |= try_join(op.as<LogicalJoin>(), ctx);
+  if (op.kind == LogicalKind::Join) {
+    changed |= try_join(op.as<LogicalJoin>(), ctx);
+    changed |= try_semi(op.as<LogicalJoin>(), ctx);
+  }
   return changed;
 }
 

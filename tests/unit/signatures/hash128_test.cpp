@@ -265,6 +265,33 @@ TEST(JoinSetSignatureTest, EqualForShuffledAndRepeatedPredicates) {
   EXPECT_EQ(join_set_signature(inputs, repeated), expected);  // a predicate set: duplicates collapse
 }
 
+// Two joins of one tree may hold conditions with one digest (TPC-H Q17 once its decorrelated LEFT join is inner:
+// p_partkey = l_partkey below and above the aggregate, both l_partkey of lineitem's lineage). merge would count
+// it twice; merge_inputs takes a sub-tree's inputs and members only, and the caller adds each distinct digest
+// once: the set of all the tree's digests.
+TEST(JoinSetSignatureTest, MergeInputsLeavesThePredicatesToTheCaller) {
+  const Signature a = leaf("a"), b = leaf("b"), c = leaf("c");
+  const Signature p = hash128("a.k=b.k"), q = hash128("b.v<c.v");
+  JoinSet lower;
+  lower.add_input(a);
+  lower.add_input(b);
+  lower.add_predicate(p);
+  const std::vector<Signature> inputs{a, b, c};
+  const std::vector<Signature> digests{p, q, p};
+  JoinSet summed;
+  summed.merge(lower);
+  summed.add_input(c);
+  summed.add_predicate(p);
+  summed.add_predicate(q);
+  EXPECT_NE(summed.signature(), join_set_signature_of_digests(inputs, digests));  // p twice in the sum
+  JoinSet top;
+  top.merge_inputs(lower);
+  top.add_input(c);
+  top.add_predicate(p);
+  top.add_predicate(q);
+  EXPECT_EQ(top.signature(), join_set_signature_of_digests(inputs, digests));
+}
+
 TEST(JoinSetSignatureTest, DuplicatedInputIsASelfJoinNotTheSameSet) {
   Signature a = leaf("a"), b = leaf("b");
   EXPECT_NE(join_set_signature({a, a}, {}), join_set_signature({a}, {}));

@@ -2,6 +2,7 @@
 
 #include "planner/logical/plan_utils.hpp"
 #include "planner/rewrite/rules/constant_folding.hpp"
+#include "planner/rewrite/rules/simplify_outer_joins.hpp"
 #include "tests/unit/planner/tpch_fixture.hpp"
 
 namespace hindsight {
@@ -154,6 +155,136 @@ TEST(MagicSetKeysTest, LeavesAnUnfilteredOuterScanAlone) {
       "SELECT sum(l_extendedprice) FROM lineitem, part WHERE p_partkey = l_partkey AND "
       "l_quantity < (SELECT 0.2 * avg(l_quantity) FROM lineitem WHERE l_partkey = p_partkey)");
   EXPECT_EQ(plan.find("Join type=[semi]"), std::string::npos) << plan;
+}
+
+
+// Q20's shape: the outer key ps_partkey is restricted by a semi join with the 'forest%' parts, above the
+// join with the decorrelated per (part, supplier) sum: the sum's input gets a semi join with a copy of it.
+TEST(MagicSetKeysTest, RestrictsTheAggregateToTheKeysASemiJoinAboveKeeps) {
+  const std::string q20 =
+      "SELECT ps_suppkey FROM partsupp WHERE ps_partkey IN (SELECT p_partkey FROM part WHERE p_name LIKE 'forest%') "
+      "AND ps_availqty > (SELECT 0.5 * sum(l_quantity) FROM lineitem WHERE l_partkey = ps_partkey AND "
+      "l_suppkey = ps_suppkey AND l_shipdate >= DATE '1994-01-01')";
+  std::string plan = logical(q20);
+  size_t agg = plan.find("Aggregate groups=[l_partkey, l_suppkey]");
+  ASSERT_NE(agg, std::string::npos) << plan;
+  size_t semi = plan.find("Join type=[semi] condition=[l_partkey = p_partkey]", agg);
+  ASSERT_NE(semi, std::string::npos) << plan;
+  EXPECT_NE(plan.find("Get table=[part] columns=[p_partkey] filter=[p_name LIKE 'forest%']", semi), std::string::npos)
+      << plan;
+  Settings off;
+  off.disabled_rules = {"magic_set_keys"};
+  EXPECT_EQ(logical(q20, off).find("condition=[l_partkey = p_partkey]"), std::string::npos) << logical(q20, off);
+  // Applied once: a second pass finds the restriction in place.
+  size_t first = plan.find("condition=[l_partkey = p_partkey]", semi);
+  EXPECT_EQ(plan.find("condition=[l_partkey = p_partkey]", first + 1), std::string::npos) << plan;
+}
+
+// An anti join (NOT IN / NOT EXISTS) keeps the rows whose key is absent: nothing to restrict to.
+TEST(MagicSetKeysTest, LeavesKeysAnAntiJoinFiltersAlone) {
+  std::string plan = logical(
+      "SELECT ps_suppkey FROM partsupp WHERE NOT EXISTS (SELECT 1 FROM part WHERE p_partkey = ps_partkey AND "
+      "p_name LIKE 'forest%') AND ps_availqty > (SELECT 0.5 * sum(l_quantity) FROM lineitem WHERE "
+      "l_partkey = ps_partkey AND l_suppkey = ps_suppkey)");
+  size_t agg = plan.find("Aggregate groups=[l_partkey, l_suppkey]");
+  ASSERT_NE(agg, std::string::npos) << plan;
+  EXPECT_EQ(plan.find("Join type=[semi]", agg), std::string::npos) << plan;
+}
+
+// --- simplify_outer_joins ---------------------------------------------------------------------------
+std::string join_type_of(const std::string& sql, Settings s = {}) {
+  std::string plan = logical(sql, s);
+  for (const char* t : {"left", "right", "full", "inner"})
+    if (plan.find(std::string("Join type=[") + t + "]") != std::string::npos) return t;
+  return "none: " + plan;
+}
+
+const char* kCustOrders = "SELECT c_custkey FROM customer LEFT JOIN orders ON c_custkey = o_custkey WHERE ";
+
+TEST(SimplifyOuterJoinsTest, AFilterRejectingTheNullSideMakesALeftJoinInner) {
+  EXPECT_EQ(join_type_of(std::string(kCustOrders) + "o_totalprice > 100"), "inner");
+  EXPECT_EQ(join_type_of(std::string(kCustOrders) + "o_orderkey IS NOT NULL"), "inner");
+  EXPECT_EQ(join_type_of(std::string(kCustOrders) + "NOT (o_totalprice > 100)"), "inner");
+  EXPECT_EQ(join_type_of(std::string(kCustOrders) + "o_comment LIKE 'a%'"), "inner");
+  EXPECT_EQ(join_type_of(std::string(kCustOrders) + "o_orderkey IN (1, 2, NULL)"), "inner");
+  EXPECT_EQ(join_type_of(std::string(kCustOrders) + "CAST(o_totalprice AS DOUBLE) + 1 > 2"), "inner");
+  EXPECT_EQ(join_type_of(std::string(kCustOrders) + "o_totalprice > 100 OR o_shippriority = 0"), "inner");
+  EXPECT_EQ(join_type_of(std::string(kCustOrders) + "(o_totalprice > 100 OR c_acctbal > 0) AND o_shippriority = 0"),
+            "inner");
+  Settings off;
+  off.disabled_rules = {"simplify_outer_joins"};
+  EXPECT_EQ(join_type_of(std::string(kCustOrders) + "o_totalprice > 100", off), "left");
+}
+
+TEST(SimplifyOuterJoinsTest, PredicatesThatCanBeTrueOnNullExtendedRowsKeepTheLeftJoin) {
+  for (const char* where :
+       {"o_orderkey IS NULL", "coalesce(o_totalprice, 0) < 100", "o_totalprice > 100 OR c_acctbal > 0",
+        "c_custkey < 10", "CASE WHEN o_totalprice IS NULL THEN 1 ELSE 0 END = 1", "NOT (o_orderkey IS NULL)  OR 1 = 1",
+        "NOT (o_totalprice > 100 AND c_acctbal > 0)", "nullif(o_custkey, 3) IS NULL",
+        "(o_totalprice IS NULL) = true"})
+    EXPECT_EQ(join_type_of(std::string(kCustOrders) + where), "left") << where;
+}
+
+TEST(SimplifyOuterJoinsTest, FullJoinKeepsTheSideWhoseNullsAreNotRejected) {
+  const std::string q = "SELECT c_custkey FROM customer FULL JOIN orders ON c_custkey = o_custkey WHERE ";
+  EXPECT_EQ(join_type_of(q + "o_totalprice > 100"), "right");  // left-only rows rejected: orders preserved
+  EXPECT_EQ(join_type_of(q + "c_acctbal > 0"), "left");
+  EXPECT_EQ(join_type_of(q + "c_acctbal > 0 AND o_totalprice > 100"), "inner");
+  EXPECT_EQ(join_type_of(q + "c_acctbal > 0 OR o_totalprice > 100"), "full");
+  EXPECT_EQ(join_type_of(q + "o_orderkey IS NULL"), "full");
+}
+
+TEST(SimplifyOuterJoinsTest, ProjectedColumnsAreStrictOnlyIfTheirExpressionIs) {
+  const std::string q =
+      "SELECT * FROM (SELECT c_custkey, o_totalprice * 2 AS t, coalesce(o_totalprice, 0) AS z FROM customer "
+      "LEFT JOIN orders ON c_custkey = o_custkey) s WHERE ";
+  EXPECT_EQ(join_type_of(q + "t > 5"), "inner");
+  EXPECT_EQ(join_type_of(q + "z > 5"), "left");
+  // A filter above a LIMIT does not hold below it.
+  EXPECT_EQ(join_type_of("SELECT * FROM (SELECT o_totalprice FROM customer LEFT JOIN orders ON c_custkey = o_custkey "
+                         "LIMIT 5) s WHERE o_totalprice > 5"),
+            "left");
+}
+
+TEST(SimplifyOuterJoinsTest, AnOuterJoinsConditionRejectsTheNullsOfANestedJoinOnItsNullableSide) {
+  std::string plan = logical(
+      "SELECT n_name, t.c FROM nation LEFT JOIN (SELECT o_custkey AS c FROM customer LEFT JOIN orders ON "
+      "c_custkey = o_custkey) t ON n_nationkey = t.c");
+  // The outer join stays left (nations without a match are kept); the nested one is inner.
+  EXPECT_NE(plan.find("Join type=[left]"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Join type=[inner]"), std::string::npos) << plan;
+  // Under an anti join's right side too, but not under NOT IN's.
+  EXPECT_EQ(join_type_of("SELECT n_name FROM nation WHERE NOT EXISTS (SELECT 1 FROM customer LEFT JOIN orders ON "
+                         "c_custkey = o_custkey WHERE o_custkey = n_nationkey)"),
+            "inner");
+  EXPECT_EQ(join_type_of("SELECT n_name FROM nation WHERE n_nationkey NOT IN (SELECT o_custkey FROM customer LEFT "
+                         "JOIN orders ON c_custkey = o_custkey)"),
+            "left");
+}
+
+TEST(SimplifyOuterJoinsTest, StrictnessOfExpressions) {
+  const std::set<ColumnId> nulls{7};
+  auto col = [] { return Expr::column(7, DataType::bigint()); };
+  auto other = [] { return Expr::column(8, DataType::bigint()); };
+  auto args = [](ExprPtr a, ExprPtr b) {
+    std::vector<ExprPtr> v;
+    v.push_back(std::move(a));
+    v.push_back(std::move(b));
+    return v;
+  };
+  ExprPtr coalesce = Expr::call(ScalarOp::Coalesce, DataType::bigint(), args(col(), other()));
+  EXPECT_FALSE(is_null_strict(*coalesce, nulls));
+  ExprPtr plus = Expr::call(ScalarOp::Add, DataType::bigint(), args(col(), other()));
+  EXPECT_TRUE(is_null_strict(*plus, nulls));
+  std::vector<ExprPtr> one;
+  one.push_back(col());
+  ExprPtr is_null = Expr::make(ExprKind::IsNull, DataType::boolean(), std::move(one));
+  EXPECT_FALSE(rejects_nulls(*is_null, nulls));
+  is_null->negated = true;
+  EXPECT_TRUE(rejects_nulls(*is_null, nulls));
+  // x IN (other): strict in x, not in the list.
+  ExprPtr in = Expr::make(ExprKind::InList, DataType::boolean(), args(other(), col()));
+  EXPECT_FALSE(rejects_nulls(*in, nulls));
 }
 
 }  // namespace
