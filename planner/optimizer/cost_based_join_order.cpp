@@ -37,8 +37,18 @@ bool is_region_join(const LogicalOperator& op, const std::set<ColumnId>& read_ab
   return is_inner_join(op) || is_region_member_join(op, read_above);
 }
 
-/// The columns read above `op`'s children in the region: `read_above` and its own conditions'.
-std::set<ColumnId> read_below(const LogicalOperator& op, const std::set<ColumnId>& read_above) {
+/// Whether the region under `op` holds a LEFT join that may be a member: only then do the columns read above matter
+/// (read_below), which spares every other region the sets of columns.
+bool region_has_left_join(const LogicalOperator& op) {
+  if (is_inner_join(op)) return region_has_left_join(*op.children[0]) || region_has_left_join(*op.children[1]);
+  if (is_left_member_join(op)) return true;
+  return is_semi_member_join(op) && region_has_left_join(*op.children[0]);
+}
+
+/// The columns read above `op`'s children in the region: `read_above` and its own conditions' (none tracked when
+/// the region has no LEFT join: `track`).
+std::set<ColumnId> read_below(const LogicalOperator& op, const std::set<ColumnId>& read_above, bool track) {
+  if (!track) return {};
   std::set<ColumnId> cols = read_above;
   add_condition_columns(op, cols);
   return cols;
@@ -50,15 +60,15 @@ struct RegionSize {
   size_t inner_joins = 0;
 };
 
-void measure(const LogicalOperator& op, const std::set<ColumnId>& read_above, RegionSize& size) {
+void measure(const LogicalOperator& op, const std::set<ColumnId>& read_above, bool track, RegionSize& size) {
   if (is_inner_join(op)) {
     ++size.inner_joins;
-    const std::set<ColumnId> cols = read_below(op, read_above);
-    measure(*op.children[0], cols, size);
-    measure(*op.children[1], cols, size);
+    const std::set<ColumnId> cols = read_below(op, read_above, track);
+    measure(*op.children[0], cols, track, size);
+    measure(*op.children[1], cols, track, size);
   } else if (is_region_join(op, read_above)) {
     ++size.relations;  // the right input: one member
-    measure(*op.children[0], read_below(op, read_above), size);
+    measure(*op.children[0], read_below(op, read_above, track), track, size);
   } else {
     ++size.relations;
   }
@@ -85,17 +95,17 @@ struct Region {
   std::vector<SemiMember> semis;   // graph relations n.., outermost first
 };
 
-void flatten(LogicalPtr& node, const std::set<ColumnId>& read_above, CardinalityModel& model, Region& r) {
+void flatten(LogicalPtr& node, const std::set<ColumnId>& read_above, bool track, CardinalityModel& model, Region& r) {
   if (is_inner_join(*node)) {
-    const std::set<ColumnId> cols = read_below(*node, read_above);
+    const std::set<ColumnId> cols = read_below(*node, read_above, track);
     r.ids.push_back(node->id);
     for (auto& c : node->as<LogicalJoin>().conditions) r.conds.push_back(std::move(c));
-    flatten(node->children[0], cols, model, r);
-    flatten(node->children[1], cols, model, r);
+    flatten(node->children[0], cols, track, model, r);
+    flatten(node->children[1], cols, track, model, r);
     return;
   }
   if (is_region_join(*node, read_above)) {
-    const std::set<ColumnId> cols = read_below(*node, read_above);
+    const std::set<ColumnId> cols = read_below(*node, read_above, track);
     SemiMember m;
     if (node->as<LogicalJoin>().type == LogicalJoinType::Left) m.left_rows = model.estimate(*node->children[0]);
     LogicalPtr left = std::move(node->children[0]);
@@ -103,7 +113,7 @@ void flatten(LogicalPtr& node, const std::set<ColumnId>& read_above, Cardinality
     node->children.clear();
     m.join = std::move(node);
     r.semis.push_back(std::move(m));
-    flatten(left, cols, model, r);
+    flatten(left, cols, track, model, r);
     return;
   }
   r.leaves.push_back(std::move(node));
@@ -371,7 +381,8 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
                          const PhysicalPlannerOptions& physical) {
   bool changed = false;
   RegionSize size;
-  if (is_region_join(*plan, {})) measure(*plan, {}, size);
+  const bool track = is_region_join(*plan, {}) && region_has_left_join(*plan);
+  if (is_region_join(*plan, {})) measure(*plan, {}, track, size);
   if (size.inner_joins == 0 || size.relations < 3) {
     for (auto& c : plan->children) changed |= order_joins_by_cost(c, model, ctx, physical);
     if (changed) {
@@ -387,7 +398,7 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
                             size.relations, joinorder::QueryGraph::kMaxRelations));
   const std::string before = shape(*plan);
   Region region;
-  flatten(plan, {}, model, region);
+  flatten(plan, {}, track, model, region);
   std::vector<LogicalPtr>& leaves = region.leaves;
   std::vector<ExprPtr>& conds = region.conds;
   const std::vector<NodeId>& ids = region.ids;
@@ -438,7 +449,7 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
     for (auto& c : j.conditions) semi_conds.push_back(c.get());
     joinorder::RelSet required = 0;
     for (joinorder::RelSet t : condition_inputs(leaf_ptrs, semi_conds)) required |= t;
-    HS_ASSERT(required != 0, "join order: a semi member whose conditions read no left input");
+    HS_ASSERT(required != 0, "join order: a member whose conditions read no left input");
     const double right_rows = std::max(1.0, model.estimate(*region.semis[m].right));
     if (region.semis[m].left_join())
       graph.add_left_member(right_rows, required, model.left_join_fanout(j, region.semis[m].left_rows, right_rows),

@@ -135,8 +135,7 @@ sig::Signature PlanSigner::join_set_of(const std::vector<const LogicalOperator*>
   // own and AND-split, each member as its member join adds it.
   sig::JoinSet set;
   for (const LogicalOperator* op : inputs) {
-    signed_slot(*op, false);
-    if (has_join_set(*op))
+    if (signed_slot(*op, false).sigs.join_set)
       set.merge(t_->join_sets[op->id].set);
     else
       set.add_input(input_signatures(*op, InputRule::Relation, false).exact);
