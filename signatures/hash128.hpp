@@ -66,7 +66,7 @@ class JoinSet {
   void add_input(const Signature& input) { add(inputs_, input_count_, input); }
   /// Each distinct predicate once: the sum cannot tell a repeated predicate from a new one.
   void add_predicate(const Signature& digest) { add(predicates_, predicate_count_, digest); }
-  /// A semi member (the right input of a semi or anti join inside the tree, with its predicate: see
+  /// A member (the right input of a semi, anti or LEFT join inside the tree, with its predicate: see
   /// semi_member_signature). A set without members has the layout of a plain inner-join set.
   void add_member(const Signature& member) { add(members_, member_count_, member); }
   /// The union of two disjoint sub-trees (inputs and predicates of both).
@@ -82,7 +82,7 @@ class JoinSet {
   uint64_t input_count_ = 0, predicate_count_ = 0, member_count_ = 0;
 };
 
-/// The digest of a semi member of a join set: the join's kind ("semi", "anti", "null-aware anti"), the signature
+/// The digest of a member of a join set: the join's kind ("semi", "anti", "null-aware anti", "left"), the signature
 /// of its right input and the set of its predicate digests (repeats count once; order free).
 Signature semi_member_signature(std::string_view kind, const Signature& right, std::vector<Signature> predicate_digests);
 

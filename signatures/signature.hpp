@@ -31,7 +31,12 @@ namespace hindsight::sig {
 ///      and its predicates: semi_member_signature), the node has the join-set signature of the tree with it, and
 ///      a node above it names it by that set, so an inner-join tree with semi joins inside signs the same in
 ///      every order the join enumerator may choose. A join set without members keeps its layout.
-inline constexpr uint32_t SIGNATURE_VERSION = 6;
+///   7: LEFT joins whose conditions read their left input are part of the join set of the tree below them too
+///      (docs/signatures.md, "Join sets"): a LEFT member (kind LEFT, its null-producing input, its predicates), so
+///      the join enumerator may move a LEFT join among the inner joins of its preserved side without renaming the
+///      nodes above; a set with a LEFT member differs from the inner join of the same relations. A LEFT join node
+///      (and every node above one) signs differently from version 6; the layouts are unchanged.
+inline constexpr uint32_t SIGNATURE_VERSION = 7;
 
 /// A 128-bit stable signature. Compared by value; `hi` is the more significant half.
 struct Signature {

@@ -106,6 +106,33 @@ add_test(NAME differential_semi_written_order
 set_tests_properties(differential_semi_written_order PROPERTIES
   FIXTURES_REQUIRED tpch_uniform TIMEOUT 900 PROCESSORS 2)
 
+# LEFT joins inside the join order (docs/join-order.md, "LEFT members"): the queries that move them (NULL join keys
+# included), LEFT of LEFT, a FULL join among them, and TPC-H Q13, at 1 and 4 workers on uniform and skewed data and
+# in the written order: each against SQLite.
+set(HINDSIGHT_LEFT_QUERIES "left_reorder|join_left|null_join_keys|join_full|q13")
+foreach(workers 1 4)
+  foreach(data uniform skewed)
+    if(data STREQUAL "uniform")
+      set(left_data --workdir ${HINDSIGHT_UNIFORM_DATA})
+      set(left_fixture tpch_uniform)
+    else()
+      set(left_data --skew 1 --workdir ${HINDSIGHT_SKEWED_DATA})
+      set(left_fixture tpch_skewed)
+    endif()
+    add_test(NAME differential_left_reorder_${data}_w${workers}
+      COMMAND ${Python3_EXECUTABLE} ${HINDSIGHT_DIFFERENTIAL} --bin $<TARGET_FILE:hindsight>
+              --sf 0.01 ${left_data} --jobs 2 --set workers=${workers} --only "${HINDSIGHT_LEFT_QUERIES}")
+    set_tests_properties(differential_left_reorder_${data}_w${workers} PROPERTIES
+      FIXTURES_REQUIRED ${left_fixture} TIMEOUT 900 PROCESSORS 2)
+  endforeach()
+endforeach()
+add_test(NAME differential_left_written_order
+  COMMAND ${Python3_EXECUTABLE} ${HINDSIGHT_DIFFERENTIAL} --bin $<TARGET_FILE:hindsight>
+          --sf 0.01 --workdir ${HINDSIGHT_UNIFORM_DATA} --jobs 2 --set disabled_rules=cost_based_join_order
+          --only "${HINDSIGHT_LEFT_QUERIES}")
+set_tests_properties(differential_left_written_order PROPERTIES
+  FIXTURES_REQUIRED tpch_uniform TIMEOUT 900 PROCESSORS 2)
+
 # CLI behaviour on small data folders each script makes in a temp dir (no TPC-H fixture needed).
 add_test(NAME cli_csv_round_trip
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/csv_round_trip.py --bin $<TARGET_FILE:hindsight>)

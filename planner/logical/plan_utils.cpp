@@ -20,16 +20,45 @@ void refresh_outputs(LogicalOperator& op) {
   }
 }
 
+namespace {
+
+/// Whether a condition of join `op` reads a column of its left input.
+bool conditions_read_left(const LogicalOperator& op) {
+  const std::vector<ColumnId>& left = op.children[0]->outputs;
+  for (auto& c : op.as<LogicalJoin>().conditions)
+    for (ColumnId col : columns_of(*c))
+      if (std::find(left.begin(), left.end(), col) != left.end()) return true;
+  return false;
+}
+
+}  // namespace
+
 bool is_semi_member_join(const LogicalOperator& op) {
   if (op.kind != LogicalKind::Join || op.children.size() != 2) return false;
   const auto& j = static_cast<const LogicalJoin&>(op);
   if (j.type != LogicalJoinType::Semi && j.type != LogicalJoinType::Anti && j.type != LogicalJoinType::NullAwareAnti)
     return false;
-  const std::vector<ColumnId>& left = op.children[0]->outputs;
-  for (auto& c : j.conditions)
-    for (ColumnId col : columns_of(*c))
-      if (std::find(left.begin(), left.end(), col) != left.end()) return true;
-  return false;
+  return conditions_read_left(op);
+}
+
+bool is_left_member_join(const LogicalOperator& op) {
+  if (op.kind != LogicalKind::Join || op.children.size() != 2) return false;
+  return static_cast<const LogicalJoin&>(op).type == LogicalJoinType::Left && conditions_read_left(op);
+}
+
+bool is_member_join(const LogicalOperator& op) { return is_semi_member_join(op) || is_left_member_join(op); }
+
+bool is_region_member_join(const LogicalOperator& op, const std::set<ColumnId>& read_above) {
+  if (is_semi_member_join(op)) return true;
+  if (!is_left_member_join(op) || read_above.empty()) return is_left_member_join(op);
+  for (ColumnId c : op.children[1]->outputs)
+    if (read_above.count(c)) return false;
+  return true;
+}
+
+void add_condition_columns(const LogicalOperator& join, std::set<ColumnId>& out) {
+  for (auto& c : join.as<LogicalJoin>().conditions)
+    for (ColumnId col : columns_of(*c)) out.insert(col);
 }
 
 void for_each_expr(LogicalOperator& op, const std::function<void(ExprPtr&)>& fn) {

@@ -179,6 +179,31 @@ double CardinalityModel::semi_join_keep(const LogicalJoin& j, const std::set<Col
   return j.type == LogicalJoinType::Semi ? match : 1 - match;
 }
 
+double CardinalityModel::inner_join_rows(const LogicalJoin& j, double left_rows, double right_rows) const {
+  bool equi = false;
+  // Containment: each equi-join key pair with statistics on both sides divides by max(ndv).
+  std::vector<double> key_sels;
+  for (auto& c : j.conditions) {
+    const bool eq = c->kind == ExprKind::Call && c->op == ScalarOp::Eq;
+    equi |= eq;
+    if (!eq) continue;
+    const ColumnStatistics* a = stats_of(*c->children[0]);
+    const ColumnStatistics* b = stats_of(*c->children[1]);
+    if (a && b) key_sels.push_back(join_selectivity(*a, *b));
+  }
+  if (j.conditions.empty()) return left_rows * right_rows;
+  if (!key_sels.empty()) return left_rows * right_rows * combine_key_selectivities(key_sels);
+  if (equi) return std::max(left_rows, right_rows);
+  return left_rows * right_rows * 0.3;
+}
+
+double CardinalityModel::left_join_fanout(const LogicalJoin& j, double left_rows, double right_rows) const {
+  // max(inner, left) as a factor of the left rows: with key statistics it does not depend on them, so the rows of
+  // a set holding the LEFT join do not depend on the order in which the enumerator formed it.
+  if (!(left_rows > 0)) return 1;
+  return std::max(1.0, inner_join_rows(j, left_rows, right_rows) / left_rows);
+}
+
 double CardinalityModel::fixed_selectivity(const Expr& e) const {
   switch (e.kind) {
     case ExprKind::Call:
@@ -221,37 +246,16 @@ double CardinalityModel::estimate_node(LogicalOperator& op) {
     case LogicalKind::Sort: rows = in[0]; break;
     case LogicalKind::Join: {
       auto& j = op.as<LogicalJoin>();
-      bool equi = false;
-      // Containment: each equi-join key pair with statistics on both sides divides by max(ndv).
-      std::vector<double> key_sels;
-      bool key_stats = false;
-      for (auto& c : j.conditions) {
-        bool eq = c->kind == ExprKind::Call && c->op == ScalarOp::Eq;
-        equi |= eq;
-        if (!eq) continue;
-        const ColumnStatistics* a = stats_of(*c->children[0]);
-        const ColumnStatistics* b = stats_of(*c->children[1]);
-        if (a && b) {
-          key_sels.push_back(join_selectivity(*a, *b));
-          key_stats = true;
-        }
-      }
       switch (j.type) {
         case LogicalJoinType::Semi:
         case LogicalJoinType::Anti:
         case LogicalJoinType::NullAwareAnti:
           rows = in[0] * semi_join_keep(j, output_set(*op.children[0]), in[1]);
           break;
-        default: {
-          double inner = j.conditions.empty() ? in[0] * in[1]
-                       : key_stats           ? in[0] * in[1] * combine_key_selectivities(key_sels)
-                       : equi                ? std::max(in[0], in[1])
-                                             : in[0] * in[1] * 0.3;
-          if (j.type == LogicalJoinType::Left) inner = std::max(inner, in[0]);
-          if (j.type == LogicalJoinType::Right) inner = std::max(inner, in[1]);
-          if (j.type == LogicalJoinType::Full) inner = std::max(inner, in[0] + in[1]);
-          rows = inner;
-        }
+        case LogicalJoinType::Left: rows = in[0] * left_join_fanout(j, in[0], in[1]); break;
+        case LogicalJoinType::Right: rows = std::max(inner_join_rows(j, in[0], in[1]), in[1]); break;
+        case LogicalJoinType::Full: rows = std::max(inner_join_rows(j, in[0], in[1]), in[0] + in[1]); break;
+        default: rows = inner_join_rows(j, in[0], in[1]);
       }
       break;
     }

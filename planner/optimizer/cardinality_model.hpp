@@ -39,6 +39,10 @@ class CardinalityModel {
   /// its left side offers, `right_rows`: its right input's estimate). The one definition behind the estimate of
   /// such a join node and the join enumerator's semi edges.
   double semi_join_keep(const LogicalJoin& j, const std::set<ColumnId>& left_cols, double right_rows) const;
+  /// Rows a LEFT join outputs per left row, by the model: its inner join's rows per left row, at least 1 (every
+  /// left row is kept, NULL-extended when nothing matches). The one definition behind the estimate of a LEFT join
+  /// node (left rows times this) and the join enumerator's LEFT edges.
+  double left_join_fanout(const LogicalJoin& j, double left_rows, double right_rows) const;
   /// Observed rows of the inner join of `inputs` under `conditions`, found by its join-set
   /// signature (nullopt without a source or an observation, or when the observation is only a
   /// lower bound). The join enumerator asks this for every set of relations it prices, so an
@@ -73,6 +77,8 @@ class CardinalityModel {
   std::unique_ptr<PlanSigner> lookup_signer_;  ///< observed_join_rows; dropped by estimate()
   double estimate_node(LogicalOperator& op);
   double fixed_selectivity(const Expr& e) const;
+  /// Rows of the inner join of inputs of `left_rows` and `right_rows` under `j`'s conditions.
+  double inner_join_rows(const LogicalJoin& j, double left_rows, double right_rows) const;
   const ColumnStatistics* stats_of(const Expr& e) const;
 };
 

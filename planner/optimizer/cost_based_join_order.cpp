@@ -25,37 +25,62 @@ bool is_inner_join(const LogicalOperator& op) {
 bool is_semi_like(const LogicalOperator& op) {
   if (op.kind != LogicalKind::Join) return false;
   const LogicalJoinType t = op.as<LogicalJoin>().type;
-  return t == LogicalJoinType::Semi || t == LogicalJoinType::Anti || t == LogicalJoinType::NullAwareAnti;
+  return t == LogicalJoinType::Semi || t == LogicalJoinType::Anti || t == LogicalJoinType::NullAwareAnti ||
+         t == LogicalJoinType::Left;
 }
 
-/// A join the enumerator takes apart: an inner join, or a semi, anti or null-aware anti join whose conditions read
-/// its left side (one that reads only its right side, or nothing, stays a barrier: it has no place to be pushed to).
-bool is_region_join(const LogicalOperator& op) { return is_inner_join(op) || is_semi_member_join(op); }
+/// A join the enumerator takes apart, met under the region's conditions above it that read `read_above`: an inner
+/// join, a semi, anti or null-aware anti join whose conditions read its left side (one that reads only its right
+/// side, or nothing, stays a barrier: it has no place to be pushed to), or a LEFT join whose conditions read its
+/// left side and whose null-producing side no condition above reads (is_region_member_join).
+bool is_region_join(const LogicalOperator& op, const std::set<ColumnId>& read_above) {
+  return is_inner_join(op) || is_region_member_join(op, read_above);
+}
 
-/// What the enumerator sees of a region: relations (inner-join inputs and semi members) and inner joins.
+/// Whether the region under `op` holds a LEFT join that may be a member: only then do the columns read above matter
+/// (read_below), which spares every other region the sets of columns.
+bool region_has_left_join(const LogicalOperator& op) {
+  if (is_inner_join(op)) return region_has_left_join(*op.children[0]) || region_has_left_join(*op.children[1]);
+  if (is_left_member_join(op)) return true;
+  return is_semi_member_join(op) && region_has_left_join(*op.children[0]);
+}
+
+/// The columns read above `op`'s children in the region: `read_above` and its own conditions' (none tracked when
+/// the region has no LEFT join: `track`).
+std::set<ColumnId> read_below(const LogicalOperator& op, const std::set<ColumnId>& read_above, bool track) {
+  if (!track) return {};
+  std::set<ColumnId> cols = read_above;
+  add_condition_columns(op, cols);
+  return cols;
+}
+
+/// What the enumerator sees of a region: relations (inner-join inputs and members) and inner joins.
 struct RegionSize {
   size_t relations = 0;
   size_t inner_joins = 0;
 };
 
-void measure(const LogicalOperator& op, RegionSize& size) {
+void measure(const LogicalOperator& op, const std::set<ColumnId>& read_above, bool track, RegionSize& size) {
   if (is_inner_join(op)) {
     ++size.inner_joins;
-    measure(*op.children[0], size);
-    measure(*op.children[1], size);
-  } else if (is_region_join(op)) {
-    ++size.relations;  // the right input: one semi member
-    measure(*op.children[0], size);
+    const std::set<ColumnId> cols = read_below(op, read_above, track);
+    measure(*op.children[0], cols, track, size);
+    measure(*op.children[1], cols, track, size);
+  } else if (is_region_join(op, read_above)) {
+    ++size.relations;  // the right input: one member
+    measure(*op.children[0], read_below(op, read_above, track), track, size);
   } else {
     ++size.relations;
   }
 }
 
-/// A semi, anti or null-aware anti join of a region: the written join node (no children; its type, conditions and
-/// id are kept) and its right input, one atomic relation of the graph.
+/// A semi, anti, null-aware anti or LEFT join of a region: the written join node (no children; its type,
+/// conditions and id are kept) and its right input, one atomic relation of the graph.
 struct SemiMember {
   LogicalPtr join;
   LogicalPtr right;
+  double left_rows = 0;  // a LEFT member: the estimate of the written join's left input (left_join_fanout)
+  bool left_join() const { return join->as<LogicalJoin>().type == LogicalJoinType::Left; }
 };
 
 PlanSigner::SemiMemberRef semi_member_ref(const SemiMember& m) {
@@ -70,22 +95,25 @@ struct Region {
   std::vector<SemiMember> semis;   // graph relations n.., outermost first
 };
 
-void flatten(LogicalPtr& node, Region& r) {
+void flatten(LogicalPtr& node, const std::set<ColumnId>& read_above, bool track, CardinalityModel& model, Region& r) {
   if (is_inner_join(*node)) {
+    const std::set<ColumnId> cols = read_below(*node, read_above, track);
     r.ids.push_back(node->id);
     for (auto& c : node->as<LogicalJoin>().conditions) r.conds.push_back(std::move(c));
-    flatten(node->children[0], r);
-    flatten(node->children[1], r);
+    flatten(node->children[0], cols, track, model, r);
+    flatten(node->children[1], cols, track, model, r);
     return;
   }
-  if (is_region_join(*node)) {
-    LogicalPtr left = std::move(node->children[0]);
+  if (is_region_join(*node, read_above)) {
+    const std::set<ColumnId> cols = read_below(*node, read_above, track);
     SemiMember m;
+    if (node->as<LogicalJoin>().type == LogicalJoinType::Left) m.left_rows = model.estimate(*node->children[0]);
+    LogicalPtr left = std::move(node->children[0]);
     m.right = std::move(node->children[1]);
     node->children.clear();
     m.join = std::move(node);
     r.semis.push_back(std::move(m));
-    flatten(left, r);
+    flatten(left, cols, track, model, r);
     return;
   }
   r.leaves.push_back(std::move(node));
@@ -268,11 +296,12 @@ class DistributionModel final : public joinorder::PropertyModel {
     }
   }
 
-  /// Row width of a set's output: the inner inputs' columns (a semi join adds none), or a lone member's.
+  /// Row width of a set's output: the inner inputs' and LEFT members' columns (a semi join adds none), or a lone
+  /// member's.
   double width(joinorder::RelSet set) const {
     if (joinorder::rel_count(set) == 1) return relation_width_[static_cast<size_t>(joinorder::lowest_rel(set))];
     double w = 16;
-    joinorder::for_each_rel(set & ~graph_.semi_members(),
+    joinorder::for_each_rel(set & ~(graph_.semi_members() & ~graph_.left_members()),
                             [&](int r) { w += relation_width_[static_cast<size_t>(r)] - 16; });
     return w;
   }
@@ -352,7 +381,8 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
                          const PhysicalPlannerOptions& physical) {
   bool changed = false;
   RegionSize size;
-  if (is_region_join(*plan)) measure(*plan, size);
+  const bool track = is_region_join(*plan, {}) && region_has_left_join(*plan);
+  if (is_region_join(*plan, {})) measure(*plan, {}, track, size);
   if (size.inner_joins == 0 || size.relations < 3) {
     for (auto& c : plan->children) changed |= order_joins_by_cost(c, model, ctx, physical);
     if (changed) {
@@ -368,7 +398,7 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
                             size.relations, joinorder::QueryGraph::kMaxRelations));
   const std::string before = shape(*plan);
   Region region;
-  flatten(plan, region);
+  flatten(plan, {}, track, model, region);
   std::vector<LogicalPtr>& leaves = region.leaves;
   std::vector<ExprPtr>& conds = region.conds;
   const std::vector<NodeId>& ids = region.ids;
@@ -407,8 +437,9 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
     for (size_t n = 0; n < ks.size(); ++n)
       graph.add_edge(first, touched & ~first, n == 0 ? combined : 1.0, static_cast<int>(ks[n]));
   }
-  // Semi members: the right input is one relation; its conditions' left-side columns name the relations that
-  // must be below it; the share of left rows it keeps is the model's (semi_join_keep, as for the written node).
+  // Members: the right input is one relation; its conditions' left-side columns name the relations that must be
+  // below it; the share of left rows a semi join keeps (semi_join_keep) and the rows per left row of a LEFT join
+  // (left_join_fanout) are the model's, as for the written node.
   std::set<ColumnId> left_cols;
   for (auto& l : leaves)
     for (ColumnId c : l->outputs) left_cols.insert(c);
@@ -418,10 +449,14 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
     for (auto& c : j.conditions) semi_conds.push_back(c.get());
     joinorder::RelSet required = 0;
     for (joinorder::RelSet t : condition_inputs(leaf_ptrs, semi_conds)) required |= t;
-    HS_ASSERT(required != 0, "join order: a semi member whose conditions read no left input");
+    HS_ASSERT(required != 0, "join order: a member whose conditions read no left input");
     const double right_rows = std::max(1.0, model.estimate(*region.semis[m].right));
-    graph.add_semi_member(right_rows, required, model.semi_join_keep(j, left_cols, right_rows),
-                          static_cast<int64_t>(m));
+    if (region.semis[m].left_join())
+      graph.add_left_member(right_rows, required, model.left_join_fanout(j, region.semis[m].left_rows, right_rows),
+                            static_cast<int64_t>(m));
+    else
+      graph.add_semi_member(right_rows, required, model.semi_join_keep(j, left_cols, right_rows),
+                            static_cast<int64_t>(m));
   }
   joinorder::HashJoinCostModel cost;
   // With observed statistics, every set of relations the enumerator prices is first looked up by
@@ -482,8 +517,10 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
           rk.push_back(join_key_column(a));
         }
       }
+      // As plan_join maps the join types (a LEFT join probes with its preserved side: ProbeOuter).
       const JoinType type = j.type == LogicalJoinType::Semi   ? JoinType::Semi
                             : j.type == LogicalJoinType::Anti ? JoinType::Anti
+                            : j.type == LogicalJoinType::Left ? JoinType::ProbeOuter
                                                               : JoinType::NullAwareAnti;
       distributions->add_member(static_cast<int>(leaves.size() + m), type, std::move(lk), std::move(rk));
     }

@@ -49,12 +49,12 @@ bool is_inner_join(const LogicalOperator& op) {
   return op.kind == LogicalKind::Join && op.as<LogicalJoin>().type == LogicalJoinType::Inner;
 }
 
-/// A maximal tree of inner joins and of the semi joins among them (is_semi_member_join): its inner-join
-/// inputs (the slots of the plan holding them), conditions and semi members, as the join enumerator sees
-/// them (cost_based_join_order.cpp).
+/// A maximal tree of inner joins and of the semi and LEFT joins among them (is_region_member_join): its
+/// inner-join inputs (the slots of the plan holding them), conditions and members, as the join enumerator
+/// sees them (cost_based_join_order.cpp).
 struct Region {
   struct Member {
-    const LogicalJoin* join;  // the semi, anti or null-aware anti join (type and conditions)
+    const LogicalJoin* join;  // the semi, anti, null-aware anti or LEFT join (type and conditions)
     LogicalPtr* right;        // the slot of its right input
     RelSet required = 0;      // the inputs its conditions read
   };
@@ -65,31 +65,35 @@ struct Region {
   size_t inner_joins = 0;
 };
 
-void flatten(LogicalPtr& slot, Region& r) {
-  if (is_semi_member_join(*slot)) {
-    r.members.push_back({&slot->as<LogicalJoin>(), &slot->children[1], 0});
-    flatten(slot->children[0], r);
+/// `read_above`: the columns the conditions of the region's joins above `slot` read (is_region_member_join).
+void flatten(LogicalPtr& slot, const std::set<ColumnId>& read_above, Region& r) {
+  const bool member = is_region_member_join(*slot, read_above);
+  if (!member && !is_inner_join(*slot)) {
+    r.leaves.push_back(&slot);
     return;
   }
-  if (!is_inner_join(*slot)) {
-    r.leaves.push_back(&slot);
+  std::set<ColumnId> cols = read_above;
+  add_condition_columns(*slot, cols);
+  if (member) {
+    r.members.push_back({&slot->as<LogicalJoin>(), &slot->children[1], 0});
+    flatten(slot->children[0], cols, r);
     return;
   }
   ++r.inner_joins;
   for (auto& c : slot->as<LogicalJoin>().conditions) r.conditions.push_back(c.get());
-  flatten(slot->children[0], r);
-  flatten(slot->children[1], r);
+  flatten(slot->children[0], cols, r);
+  flatten(slot->children[1], cols, r);
 }
 
 /// Every region of the plan under `slot`, and every base-table scan.
 void find_regions(LogicalPtr& slot, std::vector<Region>& regions, std::vector<const LogicalOperator*>& gets) {
   if (slot->kind == LogicalKind::Get) gets.push_back(slot.get());
-  if (!is_inner_join(*slot) && !is_semi_member_join(*slot)) {
+  if (!is_inner_join(*slot) && !is_region_member_join(*slot, {})) {
     for (auto& c : slot->children) find_regions(c, regions, gets);
     return;
   }
   Region r;
-  flatten(slot, r);
+  flatten(slot, {}, r);
   std::vector<const LogicalOperator*> leaves;
   for (LogicalPtr* l : r.leaves) leaves.push_back(l->get());
   r.touched = condition_inputs(leaves, r.conditions);
@@ -175,7 +179,7 @@ class Oracle {
     if (auto n = count_borrowed({slot}, {}, {})) source_->put(Kind::Exact, s, *n);
   }
 
-  /// Every connected set of `size` inner-join inputs, with each set of the semi members whose inputs
+  /// Every connected set of `size` inner-join inputs, with each set of the members (semi and LEFT) whose inputs
   /// it holds (a set of one input only with a member: alone it is an input).
   void count_sets(Region& r, size_t size) {
     const size_t n = r.leaves.size();
@@ -223,7 +227,7 @@ class Oracle {
       return;
     }
     // A left-deep order in which every input joins one already there (the set is connected), each
-    // condition applied at the first join where all its inputs are present; the semi joins on top.
+    // condition applied at the first join where all its inputs are present; the member joins (semi, LEFT) on top.
     std::vector<size_t> order;
     RelSet built = 0;
     const RelSet first = set & (~set + 1);

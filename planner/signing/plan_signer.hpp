@@ -38,7 +38,7 @@ struct ExactSignatures {
 /// way a node's three signatures are the same values.
 ///
 /// What each signature is made of (digests, node forms, what a parent writes for each input, templates,
-/// join sets) is specified in docs/signatures.md (SIGNATURE_VERSION 5), which also maps the concepts to
+/// join sets) is specified in docs/signatures.md (SIGNATURE_VERSION 7), which also maps the concepts to
 /// the plan_signer_*.cpp files that implement them.
 class PlanSigner {
  public:
@@ -68,7 +68,7 @@ class PlanSigner {
   }
   void forget(NodeId id);
 
-  /// A semi member of a join set: a semi, anti or null-aware anti join (its type and conditions)
+  /// A member of a join set: a semi, anti, null-aware anti or LEFT join (its type and conditions)
   /// over its right input.
   struct SemiMemberRef {
     LogicalJoinType type;
@@ -78,7 +78,8 @@ class PlanSigner {
   /// The join-set signature that a tree of inner joins over `inputs` (none of them an inner join)
   /// applying `conditions`, with the semi joins `members` inside it, would have, whatever its order
   /// and algorithm: what sign() gives the root of such a tree. Lets the join enumerator look up
-  /// sets of relations it has not built.
+  /// sets of relations it has not built. An input with a join set of its own (a LEFT member join
+  /// the enumerator keeps whole) is merged, as an inner join over it merges it.
   sig::Signature join_set_of(const std::vector<const LogicalOperator*>& inputs,
                              const std::vector<const Expr*>& conditions,
                              const std::vector<SemiMemberRef>& members = {});
@@ -253,7 +254,7 @@ class PlanSigner {
     bool templ_valid = false;   // set whenever the join's slot has its template
     bool templ_same = false;    // templ_set is set (no constant in the tree)
   };
-  /// The join-set signature of inner join or semi member join `op` (is_semi_member_join; nullopt
+  /// The join-set signature of inner join or member join `op` (is_member_join; nullopt
   /// for any other node), its children's sets known; also its template set if the slot has its
   /// template.
   std::optional<sig::Signature> join_set(const LogicalOperator& op, const Slot& slot);

@@ -32,11 +32,11 @@ using signing::inner_join;
 
 std::optional<sig::Signature> PlanSigner::join_set(const LogicalOperator& op, const Slot& slot) {
   const bool inner = inner_join(op);
-  if (!inner && !is_semi_member_join(op)) return std::nullopt;
+  if (!inner && !is_member_join(op)) return std::nullopt;
   // Children are signed (and their sets recorded) before their parent: this join's set is theirs
-  // (an input without a set of its own is one input) plus its own predicates; a semi member join's
-  // is its left input's plus the member (its right input is never an input of the set). Predicates
-  // are the distinct digests of the children's and its own (not the sum of the children's sums).
+  // (an input without a set of its own is one input) plus its own predicates; a member join's (semi
+  // or LEFT) is its left input's plus the member (its right input is never an input of the set).
+  // Predicates are the distinct digests of the children's and its own (not the sum of the children's sums).
   if (op.id >= t_->join_sets.size()) t_->join_sets.resize(std::max<size_t>(op.id + 1, 2 * t_->join_sets.size()));
   const auto& j = op.as<LogicalJoin>();
   sig::JoinSet set;
@@ -156,12 +156,15 @@ void PlanSigner::add_predicates(sig::JoinSet& set) {
 sig::Signature PlanSigner::join_set_of(const std::vector<const LogicalOperator*>& inputs,
                                        const std::vector<const Expr*>& conditions,
                                        const std::vector<SemiMemberRef>& members) {
-  // As join_set(): inputs as relations, each condition normalized on its own and AND-split, each
-  // member as its semi join adds it.
+  // As join_set(): inputs as relations (an input that has a join set of its own, a LEFT join the
+  // enumerator keeps whole, merges it, as its parent's set does), each condition normalized on its
+  // own and AND-split, each member as its member join adds it.
   sig::JoinSet set;
   for (const LogicalOperator* op : inputs) {
-    signed_slot(*op, false);
-    set.add_input(input_signatures(*op, InputRule::Relation, false).exact);
+    if (signed_slot(*op, false).sigs.join_set)
+      set.merge(t_->join_sets[op->id].set);
+    else
+      set.add_input(input_signatures(*op, InputRule::Relation, false).exact);
   }
   for (const SemiMemberRef& m : members) {
     signed_slot(*m.right, false);

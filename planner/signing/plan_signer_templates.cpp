@@ -25,7 +25,7 @@ void PlanSigner::sign_template_of(const Op& op, Slot& slot) {
   slot.sigs.templ = template_form_signature(op, signing::kind_text(op));
   slot.templ_valid = true;
   if constexpr (std::is_same_v<Op, LogicalOperator>)
-    if (slot.sigs.join_set) template_join_set(op);  // an inner join or a semi member join
+    if (slot.sigs.join_set) template_join_set(op);  // an inner join or a member join (semi or LEFT)
   last_conj_.reset();
 }
 

@@ -16,8 +16,9 @@ using CardinalityFn = std::function<double(RelSet)>;
 using CardinalityOverride = std::function<std::optional<double>(RelSet)>;
 
 /// The independence estimate: product of the base cardinalities of `set` times the product of the selectivities of
-/// every edge whose relations all lie inside `set`; semi members count only alone (their rows), in a larger set their
-/// edge's selectivity scales the rest. Not memoised; see CardinalityEstimator.
+/// every edge whose relations all lie inside `set`; members count only alone (their rows), in a larger set their
+/// edge's selectivity scales the rest (a semi member's: the share kept; a LEFT member's: its fanout, at least 1, so a
+/// set with a LEFT member has at least the rows of the rest). Not memoised; see CardinalityEstimator.
 double estimate_cardinality(const QueryGraph& graph, RelSet set);
 
 /// Where an estimate came from.

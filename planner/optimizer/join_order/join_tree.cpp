@@ -26,6 +26,7 @@ int JoinTree::add_join(const QueryGraph& graph, int left, int right, double rows
   node.right = right;
   node.edges_applied = graph.edges_between(nodes[left].set, nodes[right].set);
   node.semi = nodes[right].is_leaf() && graph.is_semi_member(nodes[right].relation);
+  node.left_join = node.semi && graph.is_left_member(nodes[right].relation);
   nodes.push_back(std::move(node));
   root = static_cast<int>(nodes.size()) - 1;
   return root;
@@ -36,8 +37,9 @@ namespace {
 std::string node_text(const JoinTree& tree, int index) {
   const JoinNode& node = tree.nodes[index];
   if (node.is_leaf()) return fmt::format("R{}", node.relation);
-  return fmt::format("({} {} {})", node_text(tree, node.left), node.semi ? "⋉" : node.edges_applied.empty() ? "×" : "⋈",
-                     node_text(tree, node.right));
+  const char* op = node.edges_applied.empty() ? "×" : "⋈";
+  if (node.semi) op = node.left_join ? "⟕" : "⋉";
+  return fmt::format("({} {} {})", node_text(tree, node.left), op, node_text(tree, node.right));
 }
 
 bool valid_number(double value) { return std::isfinite(value) && value >= 0; }
@@ -71,7 +73,10 @@ std::string find_defect(const JoinTree& tree, const QueryGraph& graph) {
     if ((l & r) != 0) return fmt::format("node {}: inputs overlap", i);
     if ((l | r) != node.set) return fmt::format("node {}: set is not the union of its inputs", i);
     if (node.edges_applied != graph.edges_between(l, r)) return fmt::format("node {}: wrong edges_applied", i);
-    if (!graph.legal_join(l, r)) return fmt::format("node {}: a semi member joined illegally", i);
+    if (!graph.legal_join(l, r)) return fmt::format("node {}: a member joined illegally", i);
+    const bool member = tree.nodes[node.right].is_leaf() && graph.is_semi_member(tree.nodes[node.right].relation);
+    if (node.semi != member || node.left_join != (member && graph.is_left_member(tree.nodes[node.right].relation)))
+      return fmt::format("node {}: mislabelled member join", i);
   }
   // Sizes add up (2n-1 nodes, root = all, inputs disjoint): reachable leaves are exactly the n relations, and with
   // children before parents every node is used once unless some node is unreachable — check that too.

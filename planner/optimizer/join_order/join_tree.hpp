@@ -17,7 +17,8 @@ struct JoinNode {
   int right = -1;    ///< Index of the right input (the build side for hash joins), -1 for a leaf.
   int relation = -1; ///< Relation number for a leaf, -1 for a join.
   std::vector<int> edges_applied;  ///< Indices into QueryGraph::edges() this join applies; empty = cross product.
-  bool semi = false;  ///< A semi join: the right input is a semi member and edges_applied its semi edge.
+  bool semi = false;  ///< A member join: the right input is a member and edges_applied its member edge.
+  bool left_join = false;  ///< The member join is a LEFT join (its right input a LEFT member).
   int way = 0;        ///< With a PropertyModel: the way of the chosen plan (PropertyPlan::way); else 0.
   int property = 0;   ///< With a PropertyModel: the property the node's plan delivers; else 0.
 
@@ -55,7 +56,7 @@ struct JoinTree {
 };
 
 /// The tree as text, e.g. "((R0 ⋈ R1) × R2)": ⋈ for a join applying a predicate, × for a cross product, ⋉ for the
-/// semi join of a semi member.
+/// semi join of a semi member, ⟕ for the LEFT join of a LEFT member.
 std::string to_string(const JoinTree& tree);
 
 /// Empty when `tree` is a well-formed plan for `graph` (every relation exactly once, children before parents,

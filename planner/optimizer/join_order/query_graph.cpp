@@ -32,7 +32,7 @@ int QueryGraph::add_edge(RelSet left, RelSet right, double selectivity, int edge
 int QueryGraph::add_semi_member(double cardinality, RelSet required, double selectivity, int64_t tag, int edge_tag) {
   if (required == 0) throw std::invalid_argument("query graph: a semi member requires no relation");
   if (!is_subset(required, all())) throw std::invalid_argument("query graph: a semi member requires an unknown relation");
-  if ((required & semi_members_) != 0) throw std::invalid_argument("query graph: a semi member requires a semi member");
+  if ((required & semi_members_) != 0) throw std::invalid_argument("query graph: a member requires a member");
   if (!std::isfinite(selectivity) || selectivity < 0) {
     throw std::invalid_argument("query graph: edge selectivity must be finite and >= 0");
   }
@@ -42,6 +42,14 @@ int QueryGraph::add_semi_member(double cardinality, RelSet required, double sele
   semi_members_ |= rel_bit(rel);
   const int e = add_edge(required, rel_bit(rel), selectivity, edge_tag);
   edges_[e].semi = true;
+  return rel;
+}
+
+int QueryGraph::add_left_member(double cardinality, RelSet required, double fanout, int64_t tag, int edge_tag) {
+  if (!(fanout >= 1) || !std::isfinite(fanout)) throw std::invalid_argument("query graph: a LEFT member's fanout must be finite and >= 1");
+  const int rel = add_semi_member(cardinality, required, fanout, tag, edge_tag);
+  relations_.back().left = true;
+  left_members_ |= rel_bit(rel);
   return rel;
 }
 

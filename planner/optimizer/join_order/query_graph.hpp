@@ -10,9 +10,11 @@ namespace hindsight::joinorder {
 struct Relation {
   double cardinality = 0;  ///< Estimated rows of the relation on its own.
   int64_t tag = 0;         ///< Opaque to the enumerator; the caller maps it back to its plan node.
-  /// A semi member: the right input of a semi, anti or null-aware anti join (see QueryGraph::add_semi_member).
+  /// A member: the right input of a semi, anti or null-aware anti join (QueryGraph::add_semi_member) or the
+  /// null-producing side of a LEFT join (QueryGraph::add_left_member, then `left` is true too).
   bool semi = false;
-  RelSet required = 0;  ///< For a semi member: the relations its predicate reads (its TES), all below it.
+  bool left = false;    ///< A LEFT member (the null-producing side of a LEFT join).
+  RelSet required = 0;  ///< For a member: the relations its predicate reads (its TES), all below it.
 };
 
 /// A join predicate between two disjoint, non-empty relation sets. Usually each side is one relation; a predicate
@@ -22,7 +24,9 @@ struct JoinEdge {
   RelSet right = 0;
   double selectivity = 1;  ///< Fraction of the cross product of its relations that the predicate keeps.
   int tag = -1;            ///< Opaque to the enumerator (the caller's predicate id).
-  bool semi = false;       ///< The predicate of a semi member: right = {member}, selectivity = share of left rows kept.
+  /// The predicate of a member: right = {member}; selectivity = share of left rows kept (a semi member) or rows per
+  /// left row, at least 1 (a LEFT member: every left row is kept, with NULLs when nothing matches).
+  bool semi = false;
 
   /// Every relation the predicate references.
   RelSet relations() const { return left | right; }
@@ -43,6 +47,9 @@ struct JoinEdge {
 /// joins filter their left rows, so they commute with the inner joins and with each other there: any order that
 /// keeps each member above its required relations is the same result. legal_join() is the rule the enumerators
 /// obey; every set they build is then "complete" (each member in it has its required relations in it too).
+///
+/// LEFT members (the null-producing sides of LEFT joins) are joined by the same rule; a set holding one has the rows
+/// of the rest times its edge's fanout (at least 1), and its columns.
 class QueryGraph {
  public:
   static constexpr int kMaxRelations = 64;
@@ -61,13 +68,26 @@ class QueryGraph {
   /// the numbers are bad as for add_relation / add_edge.
   int add_semi_member(double cardinality, RelSet required, double selectivity, int64_t tag = 0, int edge_tag = -1);
 
-  /// The semi members of the graph.
+  /// Adds a LEFT member: the null-producing side of a LEFT join whose ON predicate reads the relations `required`
+  /// (and the member), with its own `cardinality`; the LEFT edge ({required}, {member}) carries `fanout`, the rows
+  /// the join outputs per left row (>= 1: a LEFT join keeps every left row). Joined like a semi member (legal_join):
+  /// only by its LEFT join, as the right input, to a set holding `required`. Unlike a semi member it exposes its
+  /// columns, but the caller guarantees that no other predicate of the graph reads them (such a LEFT join stays
+  /// outside the graph), so every order that keeps it above its required relations is the same result:
+  /// (A ⋈ X) ⟕ B = (A ⟕ B) ⋈ X when the ON predicate reads A and B only. Throws as add_semi_member, and when
+  /// `fanout` is below 1.
+  int add_left_member(double cardinality, RelSet required, double fanout, int64_t tag = 0, int edge_tag = -1);
+
+  /// The members of the graph (semi and LEFT members: the atomic relations joined only by their own join).
   RelSet semi_members() const { return semi_members_; }
   bool is_semi_member(int rel) const { return (semi_members_ >> rel & 1) != 0; }
+  /// The LEFT members (a subset of semi_members()): their columns are in the output of every set holding them.
+  RelSet left_members() const { return left_members_; }
+  bool is_left_member(int rel) const { return (left_members_ >> rel & 1) != 0; }
 
   /// Whether `left` ⋈ `right` (disjoint, each a complete set) is a join the plan may contain with `left` as its
-  /// left input: a semi join when `right` is one semi member and `left` holds its required relations, else an
-  /// inner join between sets neither of which is a lone semi member. Always true in a graph without semi members.
+  /// left input: a semi (or LEFT) join when `right` is one member and `left` holds its required relations, else an
+  /// inner join between sets neither of which is a lone member. Always true in a graph without members.
   bool legal_join(RelSet left, RelSet right) const {
     if (semi_members_ == 0) return true;
     if ((left & semi_members_) == left && rel_count(left) == 1) return false;
@@ -116,6 +136,7 @@ class QueryGraph {
   std::vector<JoinEdge> edges_;
   std::vector<RelSet> adjacency_;
   RelSet semi_members_ = 0;
+  RelSet left_members_ = 0;
 };
 
 }  // namespace hindsight::joinorder

@@ -92,6 +92,23 @@ TEST(CardinalityModelTest, OuterJoinsKeepThePreservedSide) {
   EXPECT_LE(est, 1500 * 1.5);
 }
 
+TEST(CardinalityModelTest, LeftJoinFanoutKeepsEveryLeftRow) {
+  // The rows per left row of a LEFT join (the join enumerator's LEFT edges and the written node's estimate): its
+  // inner join's rows per left row, never below 1.
+  CardinalityModel model([](const TableDef&) { return 1000.0; });
+  LogicalJoin j(NodeId{1});
+  j.type = LogicalJoinType::Left;  // no condition: a cross product, r rows per left row
+  EXPECT_DOUBLE_EQ(model.left_join_fanout(j, 10, 5), 5);
+  EXPECT_DOUBLE_EQ(model.left_join_fanout(j, 10, 0.25), 1);  // fewer matches than left rows: each row kept once
+  EXPECT_DOUBLE_EQ(model.left_join_fanout(j, 0, 5), 1);
+  // Through a query: the LEFT join node's estimate is at least its preserved side's.
+  auto cq = testing::compile(
+      "SELECT count(*) FROM customer LEFT JOIN orders ON o_custkey = c_custkey AND o_totalprice > 1000000");
+  const LogicalOperator* op = cq->logical.get();
+  while (op->kind != LogicalKind::Join) op = op->children.at(0).get();
+  EXPECT_GE(op->estimated_rows, op->children[0]->estimated_rows);
+}
+
 // Skewed data: the model assumes independence and uniformity within histogram buckets, so it
 // misjudges correlated predicates. This test pins the misestimate down (it must not silently
 // disappear or grow) rather than hide it: it is what the runtime feedback is for.

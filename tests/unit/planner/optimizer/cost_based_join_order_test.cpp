@@ -322,6 +322,133 @@ TEST(CostBasedJoinOrderTest, SemiJoinGoesDownOntoAFullJoinNeverIntoIt) {
   EXPECT_TRUE(found);
 }
 
+// LEFT joins whose ON reads their preserved side are part of the search too (docs/join-order.md, "LEFT members"):
+// the null-producing side is one relation that never changes and never swaps with the preserved side; the
+// preserved side may hold more or fewer tables than written, but always every table the ON reads; a LEFT join
+// whose null-producing side a condition above it reads stays where it was written.
+
+/// Every LEFT join by node id, with the tables under each side; checks on the way that its conditions read only
+/// columns its two inputs offer, and that no inner join below it (on its preserved side) reads its null-producing
+/// side's columns (they are not there: a condition that did would have been evaluated below the LEFT join).
+void left_sides(const LogicalOperator& op, std::map<NodeId, Sides>& out) {
+  if (op.kind == LogicalKind::Join && op.as<LogicalJoin>().type == LogicalJoinType::Left) {
+    Sides s;
+    s.type = "left";
+    tables_under(*op.children[0], s.left);
+    tables_under(*op.children[1], s.right);
+    std::set<ColumnId> offered = output_set(*op.children[0]);
+    for (ColumnId c : output_set(*op.children[1])) offered.insert(c);
+    for (auto& cond : op.as<LogicalJoin>().conditions)
+      for (ColumnId c : columns_of(*cond))
+        EXPECT_TRUE(offered.count(c)) << "LEFT join " << op.id << " is below a relation its ON reads";
+    out[op.id] = s;
+  }
+  for (auto& c : op.children) left_sides(*c, out);
+}
+
+/// The LEFT joins of `sql` keep their nodes and null-producing sides, `moves` of them end over other preserved-side
+/// tables than written; FULL joins keep their sides; the rows equal the written order's at 1 and 4 workers.
+void expect_legal_left_reordering(const std::string& sql, size_t left_joins, size_t moves) {
+  Settings written;
+  written.disabled_rules = {"cost_based_join_order"};
+  auto before = testing::compile(sql, written);
+  auto after = testing::compile(sql);
+  std::map<NodeId, Sides> b, a;
+  left_sides(*before->logical, b);
+  left_sides(*after->logical, a);
+  ASSERT_EQ(b.size(), left_joins) << sql;
+  ASSERT_EQ(a.size(), left_joins) << sql;
+  size_t moved = 0;
+  for (auto& [id, w] : b) {
+    ASSERT_TRUE(a.count(id)) << "LEFT join " << id << " lost its node";
+    EXPECT_EQ(a[id].right, w.right) << "the null-producing side is one relation of the graph";
+    moved += a[id].left != w.left;
+  }
+  EXPECT_EQ(moved, moves) << sql << "\n" << plan_to_string(*after->logical, after->ctx);
+  std::vector<std::string> full_b, full_a;
+  for (auto& x : barrier_sides(*before->logical))
+    if (x.rfind("full", 0) == 0 || x.rfind("right", 0) == 0) full_b.push_back(x);
+  for (auto& x : barrier_sides(*after->logical))
+    if (x.rfind("full", 0) == 0 || x.rfind("right", 0) == 0) full_a.push_back(x);
+  EXPECT_EQ(full_a, full_b) << "FULL joins never move";
+  EXPECT_EQ(inner_joins(*after->logical), inner_joins(*before->logical));
+  for (int workers : {1, 4}) {
+    written.workers = workers;
+    Settings reordered;
+    reordered.workers = workers;
+    auto r1 = testing::run(sql, written), r2 = testing::run(sql, reordered);
+    ASSERT_TRUE(r1.ok() && r2.ok()) << sql;
+    EXPECT_GT(r1.executed.row_count(), 0u) << "an empty result would show nothing";
+    EXPECT_EQ(all_rows(r1), all_rows(r2)) << sql << " at " << workers << " workers";
+  }
+}
+
+TEST(CostBasedJoinOrderTest, LeftJoinGoesDownBelowAnInnerJoinOfItsPreservedSide) {
+  // Written over lineitem ⋈ supplier; its ON reads supplier only: applied to the 100 suppliers instead.
+  const std::string sql =
+      "SELECT count(*), count(n_name) FROM lineitem JOIN supplier ON l_suppkey = s_suppkey "
+      "LEFT JOIN nation ON n_nationkey = s_nationkey AND n_name LIKE 'A%'";
+  expect_legal_left_reordering(sql, 1, 1);
+  std::map<NodeId, Sides> a;
+  left_sides(*testing::compile(sql)->logical, a);
+  EXPECT_EQ(a.begin()->second.left, std::multiset<std::string>{"supplier"});
+}
+
+TEST(CostBasedJoinOrderTest, LeftJoinGoesUpAboveASelectiveInnerJoin) {
+  // Written on orders; the join with the few rich customers first leaves few orders to extend.
+  const std::string sql =
+      "SELECT count(*), count(l_orderkey) FROM orders LEFT JOIN lineitem ON l_orderkey = o_orderkey AND l_quantity > 30 "
+      "JOIN customer ON c_custkey = o_custkey WHERE c_acctbal > 9900";
+  expect_legal_left_reordering(sql, 1, 1);
+  std::map<NodeId, Sides> a;
+  left_sides(*testing::compile(sql)->logical, a);
+  EXPECT_EQ(a.begin()->second.left, (std::multiset<std::string>{"customer", "orders"}));
+}
+
+TEST(CostBasedJoinOrderTest, LeftJoinWhoseNullProducingSideALaterConditionReadsStays) {
+  // The same query, with the inner join reading the LEFT join's null-producing side (l_suppkey): that condition must
+  // see the NULLs the LEFT join produces, so the LEFT join stays below it, one relation of the region.
+  expect_legal_left_reordering(
+      "SELECT count(*), count(l_orderkey) FROM orders LEFT JOIN lineitem ON l_orderkey = o_orderkey AND l_quantity > 30 "
+      "JOIN customer ON c_custkey = o_custkey AND coalesce(l_suppkey, 1) < c_custkey WHERE c_acctbal > 9900",
+      1, 0);
+}
+
+TEST(CostBasedJoinOrderTest, LeftOfLeftKeepsTheSecondAboveTheFirst) {
+  // The second LEFT join's ON reads the first one's null-producing side (supplier): NULL-rejecting (s_nationkey =
+  // n_nationkey) or not (coalesce), it stays above the first, whose own place among the inner joins of its
+  // preserved side (customer ⋈ orders) is the enumerator's choice.
+  for (const char* on : {"n_nationkey = s_nationkey", "n_nationkey = coalesce(s_nationkey, 3)"}) {
+    const std::string sql =
+        std::string("SELECT count(*), count(s_suppkey), count(n_name) FROM orders JOIN customer ON o_custkey = c_custkey "
+                    "LEFT JOIN supplier ON s_suppkey = c_custkey AND s_acctbal > 0 LEFT JOIN nation ON ") +
+        on + " WHERE c_acctbal > 9000";
+    auto after = testing::compile(sql);
+    std::map<NodeId, Sides> a;
+    left_sides(*after->logical, a);
+    ASSERT_EQ(a.size(), 2u);
+    bool nation_over_supplier = false;
+    for (auto& [id, s] : a)
+      if (s.right.count("nation")) nation_over_supplier = s.left.count("supplier") > 0;
+    EXPECT_TRUE(nation_over_supplier) << on << "\n" << plan_to_string(*after->logical, after->ctx);
+    expect_legal_left_reordering(sql, 2, 1);
+  }
+}
+
+TEST(CostBasedJoinOrderTest, FullJoinNeverMovesWithLeftJoinsAround) {
+  // A LEFT join over the FULL join's result may move among the inner joins (here down to n2, the one table its ON
+  // reads); the FULL join keeps its sides.
+  const std::string sql =
+      "SELECT count(*), count(s_suppkey), count(c_custkey), count(r_name) FROM "
+      "(SELECT s_suppkey, s_nationkey FROM supplier, nation WHERE s_nationkey = n_nationkey) s "
+      "FULL JOIN customer ON s_suppkey = c_custkey JOIN nation n2 ON n2.n_nationkey = c_nationkey "
+      "LEFT JOIN region ON r_regionkey = n2.n_regionkey AND r_name = 'ASIA'";
+  expect_legal_left_reordering(sql, 1, 1);
+  std::map<NodeId, Sides> a;
+  left_sides(*testing::compile(sql)->logical, a);
+  EXPECT_EQ(a.begin()->second.left, std::multiset<std::string>{"nation"});
+}
+
 TEST(CostBasedJoinOrderTest, FullOuterJoinKeepsItsSides) {
   expect_legal_reordering(
       "SELECT count(*), count(s_suppkey), count(c_custkey) FROM "

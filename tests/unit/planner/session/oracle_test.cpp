@@ -81,6 +81,38 @@ TEST(OracleTest, SemiAndAntiJoinsInTheTreeAreEstimatedWithTheirTrueRows) {
   EXPECT_EQ(semi, 2);
 }
 
+// LEFT joins inside the join tree: the oracle counts the sets holding LEFT members (the enumerator's keys) and the
+// LEFT join kept whole because a condition above reads its null-producing side (its own region), so every join
+// gets its true rows.
+TEST(OracleTest, LeftJoinsInTheTreeAreEstimatedWithTheirTrueRows) {
+  for (const char* sql :
+       {"SELECT count(*), count(l_orderkey) FROM orders LEFT JOIN lineitem ON l_orderkey = o_orderkey AND l_quantity > "
+        "30 JOIN customer ON c_custkey = o_custkey JOIN nation ON n_nationkey = c_nationkey WHERE c_acctbal > 9000",
+        "SELECT count(*) FROM orders LEFT JOIN lineitem ON l_orderkey = o_orderkey AND l_quantity > 30 JOIN customer "
+        "ON c_custkey = o_custkey AND coalesce(l_suppkey, 1) < c_custkey JOIN nation ON n_nationkey = c_nationkey"}) {
+    Settings s;
+    s.workers = 2;
+    s.cardinality = "oracle";
+    Session session(testing::tpch_db());
+    session.settings() = s;
+    StatementResult r = session.run_script(std::string("EXPLAIN ANALYZE ") + sql);
+    ASSERT_TRUE(r.ok()) << r.error->format();
+    ASSERT_TRUE(r.oracle);
+    int joins = 0, left = 0;
+    each_physical(*r.compiled->physical, [&](const PhysicalOperator& op) {
+      if (op.kind != PhysicalOpKind::HashJoin) return;
+      ++joins;
+      if (static_cast<const PhysicalHashJoin&>(op).type == JoinType::ProbeOuter) ++left;
+      EXPECT_EQ(op.estimate_source, stats::EstimateSource::Oracle) << sql << ": join #" << op.id;
+      auto actual = observed_output(r.executed, op);
+      ASSERT_TRUE(actual && actual->complete);
+      EXPECT_EQ(op.estimated_rows, std::max(1.0, static_cast<double>(actual->rows))) << sql << ": join #" << op.id;
+    });
+    EXPECT_EQ(joins, 3) << sql;
+    EXPECT_EQ(left, 1) << sql;
+  }
+}
+
 TEST(OracleTest, LeavesThePlanItCountsOverAsItWas) {
   Settings s;
   s.workers = 2;

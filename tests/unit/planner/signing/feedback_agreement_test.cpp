@@ -55,18 +55,25 @@ bool inner_join(const LogicalOperator& op) {
   return op.kind == LogicalKind::Join && op.as<LogicalJoin>().type == LogicalJoinType::Inner;
 }
 
-/// Nodes with a join set: inner joins and the semi, anti and null-aware anti joins reading their left side.
-bool set_node(const LogicalOperator& op) { return inner_join(op) || is_semi_member_join(op); }
+/// Nodes with a join set: inner joins and the semi, anti, null-aware anti and LEFT joins reading their left side.
+bool set_node(const LogicalOperator& op) { return inner_join(op) || is_member_join(op); }
 
-/// The relations of the region (inner joins and semi members) under `op`, and its inner joins.
-void region_size(const LogicalOperator& op, size_t& relations, size_t& inner) {
+/// `read_above` plus the columns the conditions of join `op` read.
+std::set<ColumnId> with_conditions(const LogicalOperator& op, std::set<ColumnId> read_above) {
+  add_condition_columns(op, read_above);
+  return read_above;
+}
+
+/// The relations of the region (inner joins and members) under `op`, and its inner joins. A LEFT join whose
+/// null-producing side a condition above it reads is one relation (is_region_member_join).
+void region_size(const LogicalOperator& op, const std::set<ColumnId>& above, size_t& relations, size_t& inner) {
   if (inner_join(op)) {
     ++inner;
-    region_size(*op.children[0], relations, inner);
-    region_size(*op.children[1], relations, inner);
-  } else if (is_semi_member_join(op)) {
+    region_size(*op.children[0], with_conditions(op, above), relations, inner);
+    region_size(*op.children[1], with_conditions(op, above), relations, inner);
+  } else if (is_region_member_join(op, above)) {
     ++relations;
-    region_size(*op.children[0], relations, inner);
+    region_size(*op.children[0], with_conditions(op, above), relations, inner);
   } else {
     ++relations;
   }
@@ -74,7 +81,7 @@ void region_size(const LogicalOperator& op, size_t& relations, size_t& inner) {
 
 size_t leaf_count(const LogicalOperator& op) {
   size_t relations = 0, inner = 0;
-  region_size(op, relations, inner);
+  region_size(op, {}, relations, inner);
   return inner == 0 ? 0 : relations;
 }
 
@@ -91,11 +98,18 @@ Counts check(const std::string& sql, const Settings& settings, const std::string
   // The enumerator orders regions (inner joins and the semi joins among them) of three or more relations with an
   // inner join (and prices every set it builds); smaller ones keep their order unpriced. `tree`: the relation
   // count of the region op belongs to (0: none). A semi join's right input starts a region of its own.
-  std::function<void(const LogicalOperator&, size_t)> walk = [&](const LogicalOperator& op, size_t tree) {
-    if (!set_node(op))
+  // `above`: the columns the conditions of the region's joins above `op` read. A LEFT join kept whole (one that a
+  // condition above reads) starts a region of its own.
+  std::function<void(const LogicalOperator&, size_t, std::set<ColumnId>)> walk = [&](const LogicalOperator& op,
+                                                                                     size_t tree,
+                                                                                     std::set<ColumnId> above) {
+    if (!set_node(op)) {
       tree = 0;
-    else if (tree == 0)
+      above.clear();
+    } else if (tree == 0 || !(inner_join(op) || is_region_member_join(op, above))) {
+      above.clear();
       tree = leaf_count(op);
+    }
     const NodeSignatures& s = cq->signer->sign(op);
     ++n.nodes;
     EXPECT_TRUE(source.looked_up.count({Kind::Exact, s.exact}))
@@ -111,15 +125,15 @@ Counts check(const std::string& sql, const Settings& settings, const std::string
         EXPECT_TRUE(source.enumerated.count(*s.join_set)) << name << ": join #" << op.id << " not priced";
       }
     }
-    if (is_semi_member_join(op)) {
-      walk(*op.children[0], tree);
-      walk(*op.children[1], 0);
+    if (is_member_join(op)) {
+      walk(*op.children[0], tree, with_conditions(op, above));
+      walk(*op.children[1], 0, {});
       return;
     }
-    for (auto& c : op.children) walk(*c, tree);
+    for (auto& c : op.children) walk(*c, tree, set_node(op) ? with_conditions(op, above) : std::set<ColumnId>{});
   };
-  for (auto& c : cq->ctes) walk(*c.logical, 0);
-  walk(*cq->logical, 0);
+  for (auto& c : cq->ctes) walk(*c.logical, 0, {});
+  walk(*cq->logical, 0, {});
   return n;
 }
 
@@ -139,6 +153,15 @@ const std::vector<std::string>& held_out() {
       "WITH t AS (SELECT o_custkey k, sum(o_totalprice) p FROM orders GROUP BY o_custkey) SELECT count(*) FROM t a, t "
       "b, "
       "customer WHERE a.k = b.k AND c_custkey = a.k AND a.p > b.p - 100",
+      // A LEFT join the enumerator moves among the inner joins of its preserved side (a LEFT member).
+      "SELECT n_name, count(l_orderkey) FROM orders LEFT JOIN lineitem ON l_orderkey = o_orderkey AND l_quantity > 45 "
+      "JOIN customer ON c_custkey = o_custkey JOIN nation ON n_nationkey = c_nationkey GROUP BY n_name",
+      // A LEFT join whose null-producing side an inner join's condition reads: kept whole, one relation.
+      "SELECT count(*) FROM customer LEFT JOIN supplier ON s_suppkey = c_custkey JOIN nation ON n_nationkey = "
+      "coalesce(s_nationkey, c_nationkey) JOIN region ON r_regionkey = n_regionkey JOIN orders ON o_custkey = c_custkey",
+      // LEFT of LEFT: the second ON reads the first one's null-producing side.
+      "SELECT count(*) FROM customer JOIN orders ON o_custkey = c_custkey LEFT JOIN supplier ON s_suppkey = c_custkey "
+      "LEFT JOIN nation ON n_nationkey = s_nationkey JOIN region ON r_regionkey = c_nationkey",
   };
   return q;
 }
@@ -182,7 +205,7 @@ TEST(FeedbackAgreementTest, JoinSetOfEqualsTheJoinSetOfEverySubTree) {
     std::function<void(const LogicalOperator&, std::vector<const LogicalOperator*>&, std::vector<const Expr*>&)>
         collect = [&](const LogicalOperator& op, std::vector<const LogicalOperator*>& leaves,
                       std::vector<const Expr*>& conds) {
-          if (is_semi_member_join(op)) {
+          if (is_member_join(op)) {
             const auto& j = op.as<LogicalJoin>();
             members.push_back({j.type, &j.conditions, op.children[1].get()});
             collect(*op.children[0], leaves, conds);

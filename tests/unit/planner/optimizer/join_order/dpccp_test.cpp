@@ -17,6 +17,7 @@ namespace hindsight::joinorder {
 namespace {
 
 using testing::make_random_connected;
+using testing::make_random_with_left_members;
 using testing::make_random_with_semi_members;
 using testing::make_shape;
 using testing::Shape;
@@ -287,6 +288,84 @@ TEST(DpccpTest, SemiMembersMatchBruteForceOptimumOnRandomGraphs) {
   EXPECT_GT(semi_not_on_top, 0);
 }
 
+/// Rows of `set` by the definition of a LEFT join, written apart from estimate_cardinality: the inner relations'
+/// product and inner edges, each semi member's kept share, each LEFT member's rows per left row.
+double rows_by_definition(const QueryGraph& graph, RelSet set) {
+  if (rel_count(set) == 1) return graph.relation(lowest_rel(set)).cardinality;
+  double rows = 1;
+  for_each_rel(set, [&](int rel) {
+    const Relation& r = graph.relation(rel);
+    if (!r.semi) rows *= r.cardinality;
+  });
+  for (const JoinEdge& e : graph.edges())
+    if (is_subset(e.relations(), set)) rows *= e.selectivity;
+  return rows;
+}
+
+TEST(DpccpTest, LeftMembersMatchBruteForceOptimumOnRandomGraphs) {
+  std::mt19937 rng(20130623);
+  HashJoinCostModel hash_join;
+  RightBuildCostModel right_build;
+  int left_not_on_top = 0, left_joins = 0;
+  for (int round = 0; round < 60; ++round) {
+    const int n = std::uniform_int_distribution<int>(2, 6)(rng);
+    const int semi = std::uniform_int_distribution<int>(0, 2)(rng);
+    const int left = std::uniform_int_distribution<int>(1, 3)(rng);
+    QueryGraph graph = make_random_with_left_members(rng, n, semi, left);
+    for (const JoinCostModel* model : {static_cast<const JoinCostModel*>(&hash_join),
+                                       static_cast<const JoinCostModel*>(&right_build)}) {
+      for (const JoinTree& tree : {enumerate_dpccp(graph, *model), enumerate_greedy(graph, *model)}) {
+        ASSERT_EQ(find_defect(tree, graph), "") << "round " << round << ": " << to_string(tree);
+        ASSERT_EQ(semi_defect(tree, graph), "") << "round " << round << ": " << to_string(tree);
+        for (const JoinNode& node : tree.nodes) {
+          if (node.is_leaf() || !node.left_join) continue;
+          ++left_joins;
+          // A LEFT join keeps every left row: at least the left input's rows.
+          const JoinNode& l = tree.nodes[static_cast<size_t>(node.left)];
+          EXPECT_GE(node.rows, l.rows * (1 - 1e-12)) << "round " << round << ": " << to_string(tree);
+          EXPECT_NEAR(node.rows, rows_by_definition(graph, node.set), 1e-9 * node.rows) << "round " << round;
+        }
+      }
+      JoinTree tree = enumerate_dpccp(graph, *model);
+      const double optimum = brute_force_optimum(graph, *model);
+      EXPECT_NEAR(tree.cost(), optimum, 1e-9 * optimum) << "round " << round << ": " << to_string(tree);
+      EXPECT_NEAR(recompute_cost(tree, graph, *model, tree.root), tree.cost(), 1e-9 * optimum) << "round " << round;
+      EXPECT_GE(enumerate_greedy(graph, *model).cost(), optimum * (1 - 1e-9)) << "round " << round;
+      if (!tree.root_node().left_join) ++left_not_on_top;
+    }
+  }
+  EXPECT_GT(left_joins, 100);
+  // The search does move LEFT joins below inner joins (else this test could not tell it from a barrier).
+  EXPECT_GT(left_not_on_top, 0);
+}
+
+TEST(DpccpTest, LeftJoinGoesWhereItsLeftInputIsSmallest) {
+  // orders (1.5M) ⋈ customer (150k, filtered to 10), and a LEFT member on orders that keeps each row once (fanout
+  // 1): applied to the 1.5M orders it costs a probe of each; after the selective join, of a few. A LEFT member
+  // that multiplies rows (fanout 50) goes last for the same reason.
+  for (const double fanout : {1.0, 50.0}) {
+    QueryGraph graph;
+    graph.add_relation(1.5e6);  // 0 orders
+    graph.add_relation(10);     // 1 customer
+    graph.add_edge(rel_bit(0), rel_bit(1), 1 / 1.5e5);
+    graph.add_left_member(6e6, rel_bit(0), fanout);
+    for (const JoinTree& tree : {enumerate_dpccp(graph, HashJoinCostModel{}), enumerate_greedy(graph, HashJoinCostModel{})}) {
+      ASSERT_EQ(find_defect(tree, graph), "");
+      EXPECT_TRUE(tree.root_node().left_join) << to_string(tree);
+      EXPECT_NEAR(tree.rows(), 1.5e6 * 10 / 1.5e5 * fanout, 1e-6);
+    }
+  }
+  // A small LEFT member on a small table joined to a big one: the LEFT join goes below the big join.
+  QueryGraph graph;
+  graph.add_relation(6e6);  // 0 lineitem
+  graph.add_relation(1e3);  // 1 supplier
+  graph.add_edge(rel_bit(0), rel_bit(1), 1e-3);
+  graph.add_left_member(25, rel_bit(1), 1.0);
+  JoinTree tree = enumerate_dpccp(graph, HashJoinCostModel{});
+  ASSERT_EQ(find_defect(tree, graph), "");
+  EXPECT_EQ(to_string(tree), "(R0 ⋈ (R1 ⟕ R2))");
+}
+
 TEST(DpccpTest, SelectiveSemiJoinGoesBelowTheBigJoin) {
   // Q18's shape: lineitem (6M) ⋈ orders (1.5M), and a semi member on orders keeping 70 of them.
   QueryGraph graph;
@@ -431,6 +510,26 @@ TEST(DpccpTest, InterestingPropertiesMatchBruteForceOptimumOnRandomGraphs) {
   }
   // The places do change plans (else this test could not tell the property-aware search from the plain one).
   EXPECT_GT(differs_from_rows_only, 0);
+}
+
+TEST(DpccpTest, InterestingPropertiesWithLeftMembersMatchBruteForceOptimum) {
+  std::mt19937 rng(20130624);
+  HashJoinCostModel rows_only;
+  for (int round = 0; round < 60; ++round) {
+    const int n = std::uniform_int_distribution<int>(2, 6)(rng);
+    QueryGraph graph = make_random_with_left_members(rng, n, round % 2, std::uniform_int_distribution<int>(1, 2)(rng));
+    PlacesModel model;
+    for (int i = 0; i < graph.relation_count(); ++i) model.place.push_back(std::uniform_int_distribution<int>(0, 2)(rng));
+    JoinTree tree = enumerate_dpccp(graph, rows_only, {}, &model);
+    ASSERT_EQ(find_defect(tree, graph), "") << "round " << round << ": " << to_string(tree);
+    ASSERT_EQ(semi_defect(tree, graph), "") << "round " << round << ": " << to_string(tree);
+    const double optimum = brute_force_with_places(graph, model);
+    EXPECT_NEAR(tree.cost(), optimum, 1e-9 * std::max(1.0, optimum)) << "round " << round << ": " << to_string(tree);
+    std::string defect;
+    EXPECT_NEAR(recompute_with_places(tree, graph, model, tree.root, defect), tree.cost(), 1e-9 * std::max(1.0, optimum))
+        << "round " << round;
+    EXPECT_EQ(defect, "") << "round " << round << ": " << to_string(tree);
+  }
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -67,6 +68,21 @@ inline QueryGraph make_random_with_semi_members(std::mt19937& rng, int n, int se
     const int more = std::uniform_int_distribution<int>(0, 2)(rng);
     for (int k = 0; k < more; ++k) required |= rel_bit(pick(rng));
     graph.add_semi_member(std::pow(10.0, 5 * unit(rng)), required, std::pow(10.0, -3 * unit(rng)), 100 + m);
+  }
+  return graph;
+}
+
+/// make_random_with_semi_members() plus `left` LEFT members, each requiring one or two random relations of the
+/// inner graph (log-uniform rows 1..10⁵, fanout max(1, rows · 10⁻⁵..1): matches per left row).
+inline QueryGraph make_random_with_left_members(std::mt19937& rng, int n, int semi, int left, double extra = 0.3) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  QueryGraph graph = make_random_with_semi_members(rng, n, semi, extra);
+  std::uniform_int_distribution<int> pick(0, n - 1);
+  for (int m = 0; m < left; ++m) {
+    RelSet required = rel_bit(pick(rng));
+    if (unit(rng) < 0.3) required |= rel_bit(pick(rng));
+    const double rows = std::pow(10.0, 5 * unit(rng));
+    graph.add_left_member(rows, required, std::max(1.0, rows * std::pow(10.0, -5 * unit(rng))), 200 + m);
   }
   return graph;
 }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <stdexcept>
 #include <vector>
 
@@ -117,6 +119,32 @@ TEST(QueryGraphTest, SemiMemberJoinsOnlyAsTheRightInputOfItsRequiredRelations) {
   EXPECT_THROW(graph.add_semi_member(1, rel_bit(m), 0.5), std::invalid_argument);  // requires a member
   EXPECT_THROW(graph.add_semi_member(1, rel_bit(9), 0.5), std::invalid_argument);
   EXPECT_THROW(graph.add_semi_member(1, rel_bit(0), -1), std::invalid_argument);
+}
+
+TEST(QueryGraphTest, LeftMemberJoinsLikeASemiMemberAndKeepsEveryLeftRow) {
+  QueryGraph graph = chain_of_four();
+  const int m = graph.add_left_member(50, rel_bit(1), 3.0, 7);
+  EXPECT_EQ(m, 4);
+  EXPECT_TRUE(graph.is_semi_member(m));
+  EXPECT_TRUE(graph.is_left_member(m));
+  EXPECT_TRUE(graph.relation(m).left);
+  EXPECT_EQ(graph.left_members(), rel_bit(m));
+  EXPECT_TRUE(graph.legal_join(0b0010, rel_bit(m)));
+  EXPECT_TRUE(graph.legal_join(0b0111, rel_bit(m)));   // above inner joins of its preserved side
+  EXPECT_FALSE(graph.legal_join(0b0001, rel_bit(m)));  // without the relation its ON reads
+  EXPECT_FALSE(graph.legal_join(rel_bit(m), 0b0010));  // the null-producing side never swaps with the preserved one
+  EXPECT_TRUE(graph.legal_join(0b0001, 0b0010 | rel_bit(m)));
+  // Rows: the member counts alone; in a set, every left row at least once (fanout >= 1).
+  EXPECT_DOUBLE_EQ(estimate_cardinality(graph, rel_bit(m)), 50);
+  EXPECT_DOUBLE_EQ(estimate_cardinality(graph, 0b0010 | rel_bit(m)), 100 * 3.0);
+  EXPECT_DOUBLE_EQ(estimate_cardinality(graph, 0b0011 | rel_bit(m)), 100 * 100 * 0.1 * 3.0);
+  const int kept = graph.add_left_member(50, rel_bit(2), 1.0);
+  EXPECT_DOUBLE_EQ(estimate_cardinality(graph, 0b0100 | rel_bit(kept)), 100);
+
+  EXPECT_THROW(graph.add_left_member(1, rel_bit(0), 0.5), std::invalid_argument);  // would drop left rows
+  EXPECT_THROW(graph.add_left_member(1, rel_bit(m), 2), std::invalid_argument);     // requires a member
+  EXPECT_THROW(graph.add_left_member(1, 0, 2), std::invalid_argument);
+  EXPECT_THROW(graph.add_left_member(1, rel_bit(0), std::numeric_limits<double>::infinity()), std::invalid_argument);
 }
 
 }  // namespace
