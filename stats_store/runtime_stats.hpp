@@ -32,7 +32,9 @@ struct RuntimeStats {
   std::string canonical_text;  ///< readable form of the computation (for inspection, never parsed)
   double rows = 0;
   /// True when the operator was cut short (LIMIT early exit, failed or timed-out attempt, never
-  /// finished): the true count is at least `rows`. Never overwrites an exact count.
+  /// finished): the true count is at least what was seen; in a failed attempt `rows` is what was seen divided by
+  /// how far the table scans feeding it got (planner/session/stats_collection.cpp), an estimate of the whole. Never overwrites an
+  /// exact count.
   bool lower_bound = false;
   uint64_t bytes = 0;         ///< output bytes
   int64_t peak_memory = 0;    ///< largest memory the operators held at once

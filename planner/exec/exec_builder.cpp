@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "planner/common/error.hpp"
+#include "planner/physical/memory_estimate.hpp"
 #include "planner/storage/connector/scan_source.hpp"
 #include "planner/exec/operators/cte_sink.hpp"
 #include "planner/exec/operators/exchange_sink.hpp"
@@ -281,6 +282,11 @@ std::unique_ptr<ExecPlan> build_exec_plan(const PhysicalOperator& root, const Pl
   for (size_t i = 0; i < ctes.size(); ++i) builder->cte_fragment(static_cast<int>(i), ctes[i]);
   plan->root_fragment = builder->fragment(&root, nullptr);
   plan->builder = builder;
+  // What each fragment is estimated to hold: the scheduler orders fragments by it, as estimate_peak_memory does.
+  std::vector<FragmentFootprint> footprints =
+      fragment_footprints(root, ctx, exec_ctx->workers, ctes, true, executor_threads());
+  HS_ASSERT(footprints.size() == plan->fragments.size(), "the memory estimate numbers fragments differently");
+  for (size_t i = 0; i < footprints.size(); ++i) plan->fragments[i].footprint = footprints[i];
   return plan;
 }
 

@@ -19,30 +19,23 @@ void visit_tree(const ExecOperator& op, const std::function<void(const ExecOpera
   for (const auto& c : op.children()) visit_tree(*c, fn);
 }
 
-/// Indexes of `fragments` in an order where every fragment follows those it depends on.
+/// Indexes of `fragments` in the order they run: memory_frugal_order over their ids and footprints.
 std::vector<size_t> dependency_order(const std::vector<Fragment>& fragments) {
   std::unordered_map<int, size_t> index;
   for (size_t i = 0; i < fragments.size(); ++i) {
     HS_ASSERT(index.emplace(fragments[i].id, i).second, fmt::format("duplicate fragment id {}", fragments[i].id));
   }
-  std::vector<int> pending(fragments.size(), 0);
-  std::vector<std::vector<size_t>> dependents(fragments.size());
+  std::vector<std::vector<size_t>> inputs(fragments.size());
+  std::vector<FragmentFootprint> footprints;
   for (size_t i = 0; i < fragments.size(); ++i) {
     for (int d : fragments[i].depends_on) {
       auto it = index.find(d);
       HS_ASSERT(it != index.end(), fmt::format("fragment {} depends on unknown fragment {}", fragments[i].id, d));
-      dependents[it->second].push_back(i);
-      ++pending[i];
+      inputs[i].push_back(it->second);
     }
+    footprints.push_back(fragments[i].footprint);
   }
-  std::vector<size_t> order;
-  for (size_t i = 0; i < fragments.size(); ++i)
-    if (pending[i] == 0) order.push_back(i);
-  for (size_t k = 0; k < order.size(); ++k)
-    for (size_t d : dependents[order[k]])
-      if (--pending[d] == 0) order.push_back(d);
-  HS_ASSERT(order.size() == fragments.size(), "fragment dependencies form a cycle");
-  return order;
+  return memory_frugal_order(inputs, footprints);
 }
 
 }  // namespace
@@ -59,6 +52,7 @@ std::vector<Batch> FragmentScheduler::run(const std::vector<Fragment>& fragments
   HS_ASSERT(built_.empty(), "FragmentScheduler::run called twice");
   HS_ASSERT(!fragments.empty(), "no fragments to run");
   std::vector<size_t> order = dependency_order(fragments);
+  for (size_t i : order) order_.push_back(fragments[i].id);
   if (root_id < 0) {
     std::vector<bool> depended(fragments.size(), false);
     std::unordered_map<int, size_t> index;
@@ -178,6 +172,12 @@ const std::vector<DataType>& FragmentScheduler::output_types() const {
   static const std::vector<DataType> none;
   if (root_index_ < 0 || built_[static_cast<size_t>(root_index_)].roots.empty()) return none;
   return built_[static_cast<size_t>(root_index_)].roots[0]->output_types();
+}
+
+std::vector<int> FragmentScheduler::schedule(const std::vector<Fragment>& fragments) {
+  std::vector<int> ids;
+  for (size_t i : dependency_order(fragments)) ids.push_back(fragments[i].id);
+  return ids;
 }
 
 std::vector<Batch> run_fragments(FragmentScheduler& scheduler, const std::vector<Fragment>& fragments, int root_id) {

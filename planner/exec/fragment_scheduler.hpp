@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "planner/exec/exec_operator.hpp"
+#include "planner/exec/fragment_order.hpp"
 
 namespace hindsight {
 
@@ -17,6 +18,7 @@ struct Fragment {
   int instances = 1;  ///< workers, or 1 for the target of a gather
   std::function<std::unique_ptr<ExecOperator>(int worker)> make;
   std::vector<int> depends_on;  ///< ids of the fragments that must finish first (their exchanges feed this one)
+  FragmentFootprint footprint;  ///< the planner's estimate of what it holds, for the order (build_exec_plan)
 };
 
 /// Runs the fragments of one query attempt and keeps every operator instance alive afterwards so that its stats
@@ -25,7 +27,9 @@ class FragmentScheduler {
  public:
   explicit FragmentScheduler(ExecContext* ctx) : ctx_(ctx) {}
 
-  /// Builds every instance of every fragment, then runs the fragments in dependency order, the instances of
+  /// Builds every instance of every fragment, then runs the fragments one after the other in
+  /// memory_frugal_order (depth-first: a fragment right after its inputs, the inputs of one fragment ordered by
+  /// their footprints to lower the peak; estimate_peak_memory replays the same order), the instances of
   /// one fragment in parallel on min(instances, hardware threads) threads. Returns the batches of the root
   /// fragment (`root_id`; -1: the one fragment nothing depends on), instance 0's first.
   /// On failure: sets ctx->cancelled so the other instances stop, waits for them, and rethrows the first Error
@@ -41,6 +45,10 @@ class FragmentScheduler {
   const std::vector<std::unique_ptr<ExecOperator>>& instances(int fragment_id) const;
   /// Output types of the root fragment (known even when it produced no rows).
   const std::vector<DataType>& output_types() const;
+  /// Ids of the fragments in the order run() runs them (set when run() starts).
+  const std::vector<int>& order() const { return order_; }
+  /// The order run() follows for `fragments` (ids), without running them.
+  static std::vector<int> schedule(const std::vector<Fragment>& fragments);
 
  private:
   struct Built {
@@ -52,6 +60,7 @@ class FragmentScheduler {
 
   ExecContext* ctx_;
   std::vector<Built> built_;
+  std::vector<int> order_;
   int root_index_ = -1;
   std::mutex failure_mu_;
   std::exception_ptr first_error_;

@@ -20,6 +20,10 @@ struct OperatorStats {
   bool complete = false;
   /// How many worker instances these figures add up (1 for one operator instance).
   uint32_t instances = 1;
+  /// A table scan: the rows it is to read from storage and those it has read (before its pushed-down filter);
+  /// a scan cut short tells how far it got. 0 for other operators (and scans of connectors that do not count).
+  uint64_t rows_to_read = 0;
+  uint64_t rows_read = 0;
 
   void merge(const OperatorStats& o) {
     instances += o.instances;
@@ -32,6 +36,8 @@ struct OperatorStats {
     wall_ns = wall_ns > o.wall_ns ? wall_ns : o.wall_ns;
     cpu_ns += o.cpu_ns;
     complete = complete && o.complete;
+    rows_to_read += o.rows_to_read;
+    rows_read += o.rows_read;
   }
 };
 

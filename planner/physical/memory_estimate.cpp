@@ -1,5 +1,7 @@
 #include "planner/physical/memory_estimate.hpp"
 
+#include "planner/exec/fragment_order.hpp"
+
 #include <algorithm>
 #include <thread>
 #include <unordered_map>
@@ -53,8 +55,32 @@ class PeakSimulation {
     for (const PhysicalOperator* c : ctes) fragment(c, nullptr, true);
     fragment(&root, nullptr, false);
     result_ = result;
-    for (size_t i : order()) run_fragment(frags_[i]);
-    return {peak_.total, peak_.worker};
+    for (size_t i = 0; i < frags_.size(); ++i) measure(i);
+    // The executor's order (FragmentScheduler), from the same footprints.
+    std::vector<std::vector<size_t>> inputs;
+    for (const Frag& f : frags_) inputs.push_back(f.deps);
+    PeakMemoryEstimate e;
+    Amount held, peak;
+    for (size_t i : memory_frugal_order(inputs, footprints())) {
+      peak = max_of(peak, held + frags_[i].run);
+      held += frags_[i].delta;
+      e.order.push_back(static_cast<int>(i));
+    }
+    e.total = peak.total;
+    e.per_worker = peak.worker;
+    return e;
+  }
+
+  std::vector<FragmentFootprint> footprints() const {
+    std::vector<FragmentFootprint> out;
+    for (const Frag& f : frags_) out.push_back({f.run.total, f.exchange || f.cte ? f.out.total : 0.0, f.cte});
+    return out;
+  }
+
+  std::vector<FragmentFootprint> footprints(const PhysicalOperator& root, const std::vector<const PhysicalOperator*>& ctes,
+                                            bool result) {
+    run(root, ctes, result);
+    return footprints();
   }
 
  private:
@@ -63,12 +89,21 @@ class PeakSimulation {
     const PhysicalOperator* exchange;  ///< the exchange it feeds; null for the query or a CTE
     bool cte;
     std::vector<size_t> deps;
+    // Measured on its own, relative to what is held when it starts (its inputs included):
+    bool measured = false;
+    Amount run;    ///< the most it adds while it runs
+    Amount delta;  ///< what it leaves held when it is done (its output) minus the inputs it drained
+    Amount out;    ///< its output buffer (exchange or CTE), or the result
   };
 
   /// Fragments numbered as exec_builder numbers them: a fragment before the ones that feed it, in pre-order.
   size_t fragment(const PhysicalOperator* root, const PhysicalOperator* exchange, bool cte) {
     size_t id = frags_.size();
-    frags_.push_back({root, exchange, cte, {}});
+    Frag f;
+    f.root = root;
+    f.exchange = exchange;
+    f.cte = cte;
+    frags_.push_back(std::move(f));
     if (cte) cte_frags_.push_back(id);
     std::vector<size_t> deps;
     collect(*root, deps);
@@ -86,22 +121,18 @@ class PeakSimulation {
     }
     for (auto& c : op.children) collect(*c, deps);
   }
-  /// The FragmentScheduler's order: every fragment without inputs in id order, then the ones they unblock.
-  std::vector<size_t> order() const {
-    std::vector<int> pending(frags_.size(), 0);
-    std::vector<std::vector<size_t>> dependents(frags_.size());
-    for (size_t i = 0; i < frags_.size(); ++i)
-      for (size_t d : frags_[i].deps) {
-        dependents[d].push_back(i);
-        ++pending[i];
-      }
-    std::vector<size_t> out;
-    for (size_t i = 0; i < frags_.size(); ++i)
-      if (pending[i] == 0) out.push_back(i);
-    for (size_t k = 0; k < out.size(); ++k)
-      for (size_t d : dependents[out[k]])
-        if (--pending[d] == 0) out.push_back(d);
-    return out;
+  /// Simulates fragment i on its own (its inputs first, for their buffers' sizes): what it holds relative to
+  /// what is held when it starts. The simulation is linear in what is held, so the peak of any order follows.
+  void measure(size_t i) {
+    Frag& f = frags_[i];
+    if (f.measured) return;
+    f.measured = true;
+    for (size_t d : f.deps) measure(d);
+    held_ = {};
+    peak_ = {};
+    f.out = run_fragment(f);
+    f.run = peak_;
+    f.delta = held_;
   }
 
   double rows(const PhysicalOperator& op) const { return std::max(0.0, op.estimated_rows); }
@@ -125,7 +156,8 @@ class PeakSimulation {
     held_ = held_ - p.source - p.tables + breaker;
   }
 
-  void run_fragment(const Frag& f) {
+  /// Runs `f` from held_ and returns its output buffer.
+  Amount run_fragment(const Frag& f) {
     Pipeline p = pipe(*f.root);
     Amount out;
     // An exchange or CTE buffer holds the batches' column bytes: no per-row overhead (row_width adds 16).
@@ -139,6 +171,7 @@ class PeakSimulation {
     }
     end_pipeline(p, out);
     if (!f.exchange && !f.cte) held_ -= out;  // the result is handed over
+    return out;
   }
 
   Pipeline pipe(const PhysicalOperator& op) {
@@ -215,6 +248,12 @@ class PeakSimulation {
 PeakMemoryEstimate estimate_peak_memory(const PhysicalOperator& root, const PlanContext& ctx, int workers,
                                         const std::vector<const PhysicalOperator*>& ctes, bool result, int threads) {
   return PeakSimulation(ctx, workers, threads).run(root, ctes, result);
+}
+
+std::vector<FragmentFootprint> fragment_footprints(const PhysicalOperator& root, const PlanContext& ctx, int workers,
+                                                   const std::vector<const PhysicalOperator*>& ctes, bool result,
+                                                   int threads) {
+  return PeakSimulation(ctx, workers, threads).footprints(root, ctes, result);
 }
 
 int executor_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }

@@ -3,6 +3,7 @@
 // (planner/exec/memory_tracker.hpp): one budget for all workers together.
 #include <vector>
 
+#include "planner/exec/fragment_order.hpp"
 #include "planner/logical/plan_context.hpp"
 #include "planner/physical/physical_cost.hpp"
 #include "planner/physical/physical_operator.hpp"
@@ -12,12 +13,15 @@ namespace hindsight {
 struct PeakMemoryEstimate {
   double total = 0;       ///< bytes held at once, summed over workers (what memory_limit bounds)
   double per_worker = 0;  ///< the largest share one worker holds at the same moment
+  std::vector<int> order;  ///< the fragments in the order replayed, numbered as build_exec_plan numbers them
 };
 
 /// Estimates the peak of `root` (with its materialized CTEs `ctes`, produced first) from the same row and width
 /// estimates the cost uses (row_width), by replaying the schedule the executor follows:
-/// - the plan is cut into fragments at exchanges; fragments run one after the other in the FragmentScheduler's
-///   dependency order (every fragment nothing feeds first, in pre-order, then the ones they unblock);
+/// - the plan is cut into fragments at exchanges (numbered as build_exec_plan numbers them: CTEs first, a fragment
+///   before the ones that feed it, in pre-order); fragments run one after the other in the FragmentScheduler's
+///   order, memory_frugal_order over the footprints fragment_footprints gives (depth-first: a fragment right after
+///   its inputs, the inputs with the larger peak-minus-residual first);
 /// - an exchange buffers its producer's whole output (rows x width, x workers for a broadcast) until its consumer
 ///   fragment has drained it; a CTE buffer lives until the end of the query;
 /// - inside a fragment a pipeline ends at a breaker (hash join build, nested-loop build, aggregate, sort, top-N,
@@ -34,6 +38,11 @@ struct PeakMemoryEstimate {
 PeakMemoryEstimate estimate_peak_memory(const PhysicalOperator& root, const PlanContext& ctx, int workers,
                                         const std::vector<const PhysicalOperator*>& ctes = {}, bool result = true,
                                         int threads = 0);
+/// Each fragment's footprint (its peak over what is held when it starts, its output buffer), numbered as
+/// build_exec_plan numbers fragments: what the FragmentScheduler orders fragments by. Same arguments as above.
+std::vector<FragmentFootprint> fragment_footprints(const PhysicalOperator& root, const PlanContext& ctx, int workers,
+                                                   const std::vector<const PhysicalOperator*>& ctes = {},
+                                                   bool result = true, int threads = 0);
 /// The `threads` the executor of this process runs a fragment's instances on (std::thread::hardware_concurrency).
 int executor_threads();
 

@@ -1,5 +1,7 @@
 #include "planner/session/stats_collection.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 #include <xxhash.h>
 
@@ -117,12 +119,39 @@ class Collector {
     r.lower_bound = !seen->complete;
     r.input_tables.assign(tables.begin(), tables.end());
     add_exec_figures(*impl->second, r);
+    if (r.lower_bound && run_.error) extrapolate(*impl->second, r);
     const NodeSignatures& sigs = cq_.signer->sign(op);
     put(Kind::Exact, sigs.exact, r);
     if (sigs.join_set) put(Kind::JoinSet, *sigs.join_set, r);
     // A template equal to the exact signature (no constants below) would answer only what the exact
     // key already answers: not stored twice.
     if (sigs.templ != sigs.exact) put(Kind::Template, sigs.templ, std::move(r));
+  }
+
+  /// A count a failed attempt cut short (MEMORY_LIMIT_EXCEEDED, TIMEOUT, ...) grows with the table scans of its
+  /// pipeline: divided by how far the furthest of them got (rows read / rows to read), it estimates the whole
+  /// count, where the raw count would tell the re-plan the build it failed on is as small as what fit. Still a
+  /// lower bound for the model (it only ever raises an estimate); bytes scale alike, so the row width stays.
+  /// Scans below an exchange belong to fragments that had finished (or this one never ran): not looked at. A
+  /// count a LIMIT stopped early in a run that succeeded stays what was seen.
+  void extrapolate(const PhysicalOperator& op, stats::RuntimeStats& r) const {
+    double progress = 0;
+    std::function<void(const PhysicalOperator&)> walk = [&](const PhysicalOperator& p) {
+      if (p.kind == PhysicalOpKind::Exchange) return;
+      if (p.kind == PhysicalOpKind::TableScan) {
+        auto ids = run_.exec->exec_ids_of.find(p.id);
+        if (ids != run_.exec->exec_ids_of.end() && !ids->second.empty()) {
+          auto s = run_.stats.find(ids->second.front());
+          if (s != run_.stats.end() && !s->second.complete && s->second.rows_to_read > 0 && s->second.rows_read > 0)
+            progress = std::max(progress, static_cast<double>(s->second.rows_read) / static_cast<double>(s->second.rows_to_read));
+        }
+      }
+      for (auto& c : p.children) walk(*c);
+    };
+    walk(op);
+    if (progress <= 0 || progress >= 1) return;
+    r.rows = std::round(static_cast<double>(r.rows) / progress);
+    r.bytes = static_cast<decltype(r.bytes)>(static_cast<double>(r.bytes) / progress);
   }
 
   /// An exchange: what it moved, under its physical signature.

@@ -30,6 +30,7 @@ TableScanOp::TableScanOp(ExecContext* ctx, int worker, TablePtr table, std::vect
   } else {
     for (size_t b = static_cast<size_t>(worker); b < table_->buckets.size(); b += workers) buckets_.push_back(b);
   }
+  for (size_t b : buckets_) stats_.rows_to_read += static_cast<uint64_t>(table_->rows_in_bucket(b));
 }
 
 bool TableScanOp::next_impl(Batch& out) {
@@ -47,6 +48,7 @@ bool TableScanOp::next_impl(Batch& out) {
     if (!filter_ && limit_ >= 0) end = std::min(end, row_pos_ + static_cast<size_t>(limit_ - produced_));
     const size_t begin = row_pos_;
     row_pos_ = end;
+    stats_.rows_read += end - begin;
     reset_batch(out, output_types_);
     if (filter_) {
       // The filter reads the table's columns in place: only the rows it keeps are copied.

@@ -42,7 +42,7 @@ std::vector<Fragment> count_by_key_plan(ExecContext* ctx, TablePtr table, std::s
             auto sink = std::make_unique<ExchangeSinkOp>(ctx, w, std::move(scan), repart);
             sink->exec_id = 1;
             return sink;
-          }, {}};
+          }, {}, {}};
   f[1] = {1, ctx->workers, [=](int w) -> std::unique_ptr<ExecOperator> {
             auto src = std::make_unique<ExchangeSourceOp>(ctx, w, repart);
             src->exec_id = 2;
@@ -53,14 +53,14 @@ std::vector<Fragment> count_by_key_plan(ExecContext* ctx, TablePtr table, std::s
             auto sink = std::make_unique<ExchangeSinkOp>(ctx, w, std::move(agg), gather);
             sink->exec_id = 4;
             return sink;
-          }, {0}};
+          }, {0}, {}};
   f[2] = {2, 1, [=](int w) -> std::unique_ptr<ExecOperator> {
             auto src = std::make_unique<ExchangeSourceOp>(ctx, w, gather);
             src->exec_id = 5;
             auto sort = std::make_unique<SortOp>(ctx, w, std::move(src), std::vector<SortKey>{{0, true, true}});
             sort->exec_id = 6;
             return sort;
-          }, {1}};
+          }, {1}, {}};
   return f;
 }
 
@@ -141,12 +141,12 @@ std::vector<Fragment> failing_plan(ExecContext* ctx, std::shared_ptr<ExchangeBuf
             auto sink = std::make_unique<ExchangeSinkOp>(ctx, w, std::move(src), gather);
             sink->exec_id = 1;
             return sink;
-          }, {}};
+          }, {}, {}};
   f[1] = {11, 1, [=](int w) -> std::unique_ptr<ExecOperator> {
             auto src = std::make_unique<ExchangeSourceOp>(ctx, w, gather);
             src->exec_id = 2;
             return src;
-          }, {10}};
+          }, {10}, {}};
   return f;
 }
 

@@ -2,8 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 
+#include <fmt/format.h>
+
+#include "planner/exec/exec_builder.hpp"
+#include "planner/exec/fragment_scheduler.hpp"
 #include "planner/session/explain.hpp"
 #include "tests/unit/planner/tpch_fixture.hpp"
 
@@ -120,6 +126,88 @@ TEST(MemoryAwarePlanningTest, APlanThatFitsOrNoLimitKeepsTheCheapestWay) {
   // 1.1 MB: broadcast is outside the 1/8 margin and the partitioned join is estimated to fit: it stays.
   std::string mid = plan_under(1100 << 10);
   EXPECT_NE(mid.find("distribution: partitioned"), std::string::npos) << mid;
+}
+
+
+/// A random query over TPC-H: a tree of foreign-key joins with filters, then an aggregate, a top-N or a CTE read
+/// twice.
+std::string random_query(uint64_t& seed) {
+  auto next = [&](uint64_t n) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (seed >> 33) % n;
+  };
+  struct Edge {
+    const char *a, *b, *cond;
+  };
+  static const Edge edges[] = {
+      {"lineitem", "orders", "l_orderkey = o_orderkey"},   {"orders", "customer", "o_custkey = c_custkey"},
+      {"customer", "nation", "c_nationkey = n_nationkey"}, {"supplier", "nation", "s_nationkey = n_nationkey"},
+      {"lineitem", "supplier", "l_suppkey = s_suppkey"},   {"lineitem", "part", "l_partkey = p_partkey"},
+      {"partsupp", "part", "ps_partkey = p_partkey"},      {"nation", "region", "n_regionkey = r_regionkey"},
+  };
+  static const std::map<std::string, std::pair<const char*, int>> filter = {
+      {"lineitem", {"l_quantity", 50}}, {"orders", {"o_totalprice", 400000}}, {"customer", {"c_acctbal", 10000}},
+      {"nation", {"n_nationkey", 25}},  {"supplier", {"s_acctbal", 10000}},   {"part", {"p_size", 50}},
+      {"partsupp", {"ps_availqty", 10000}}, {"region", {"r_regionkey", 5}},
+  };
+  static const std::map<std::string, const char*> key = {
+      {"lineitem", "l_orderkey"}, {"orders", "o_custkey"},   {"customer", "c_nationkey"}, {"nation", "n_name"},
+      {"supplier", "s_suppkey"},  {"part", "p_brand"},       {"partsupp", "ps_suppkey"},  {"region", "r_name"},
+  };
+  std::vector<std::string> tables = {edges[next(8)].a};
+  std::vector<std::string> conds;
+  const size_t joins = next(5);
+  for (size_t tries = 0; tables.size() <= joins && tries < 50; ++tries) {
+    const Edge& e = edges[next(8)];
+    bool has_a = std::count(tables.begin(), tables.end(), e.a) > 0, has_b = std::count(tables.begin(), tables.end(), e.b) > 0;
+    if (has_a == has_b) continue;
+    tables.push_back(has_a ? e.b : e.a);
+    conds.push_back(e.cond);
+  }
+  for (const auto& t : tables)
+    if (next(2)) {
+      auto [col, range] = filter.at(t);
+      conds.push_back(fmt::format("{} < {}", col, 1 + next(static_cast<uint64_t>(range))));
+    }
+  std::string from, where;
+  for (size_t i = 0; i < tables.size(); ++i) from += (i ? ", " : "") + tables[i];
+  for (size_t i = 0; i < conds.size(); ++i) where += (i ? " AND " : " WHERE ") + conds[i];
+  const std::string k = key.at(tables[next(tables.size())]);
+  switch (next(4)) {
+    case 0: return "SELECT count(*) FROM " + from + where;
+    case 1: return fmt::format("SELECT {0}, count(*) FROM {1}{2} GROUP BY {0}", k, from, where);
+    case 2: return fmt::format("SELECT {0} FROM {1}{2} ORDER BY {0} LIMIT 7", k, from, where);
+    default:
+      return fmt::format("WITH t AS (SELECT {0} AS k, count(*) AS c FROM {1}{2} GROUP BY {0}) "
+                         "SELECT count(*), sum(a.c) FROM t a, t b WHERE a.k = b.k",
+                         k, from, where);
+  }
+}
+
+// The scheduler and the estimate follow one order: build_exec_plan's fragments, ordered by the scheduler, come
+// in the order estimate_peak_memory replays, on random plans at 1, 2 and 4 workers and several limits.
+TEST(MemoryEstimateTest, TheEstimateReplaysTheSchedulersOrder) {
+  uint64_t seed = 2026;
+  int multi = 0;
+  for (int round = 0; round < 60; ++round) {
+    const std::string sql = random_query(seed);
+    Settings s;
+    s.workers = 1 << (round % 3);
+    s.memory_limit = round % 4 == 3 ? (600 << 10) : (8LL << 30);
+    auto cq = testing::compile(sql, s);
+    std::vector<const PhysicalOperator*> ctes;
+    for (auto& c : cq->ctes) ctes.push_back(c.physical.get());
+    MemoryTracker memory(int64_t{1} << 40);
+    ExecContext ctx;
+    ctx.memory = &memory;
+    ctx.workers = cq->workers;
+    auto plan = build_exec_plan(*cq->physical, cq->ctx, &ctx, ctes);
+    auto e = estimate_peak_memory(*cq->physical, cq->ctx, cq->workers, ctes, true, executor_threads());
+    EXPECT_EQ(FragmentScheduler::schedule(plan->fragments), e.order) << sql;
+    ASSERT_EQ(e.order.size(), plan->fragments.size()) << sql;
+    if (plan->fragments.size() > 2) ++multi;
+  }
+  EXPECT_GT(multi, 20);  // the plans have exchanges to order
 }
 
 }  // namespace

@@ -164,6 +164,41 @@ TEST(StatsCollectionTest, AFailedAttemptKeepsWhatFinishedAndBoundsTheRest) {
   EXPECT_GT(exact, 0) << "the scans that finished are exact";
 }
 
+// A build side cut short by the memory limit is recorded as what it saw scaled by how far its scan got: the
+// re-plan then knows the build is about as large as it is, not as small as what fitted (which gave it the same
+// plan again). A count a LIMIT stopped early stays what was seen (LimitEarlyExitIsALowerBound).
+TEST(StatsCollectionTest, ACutShortCountIsExtrapolatedByItsScansProgress) {
+  const std::string sql = "SELECT COUNT(*), max(o_comment) FROM lineitem, orders WHERE l_orderkey = o_orderkey";
+  const double rows = 15000;  // orders at SF 0.01
+  Settings s;
+  s.workers = 1;
+  s.memory_limit = 200 << 10;  // the orders build side does not fit
+  Observed r = run_and_collect(sql, s);
+  ASSERT_TRUE(r.run.error);
+  ASSERT_EQ(r.run.error->code(), ErrorCode::MEMORY_LIMIT_EXCEEDED);
+  const LogicalOperator* get = get_of(*r.cq, "orders");
+  ASSERT_TRUE(get);
+  const stats::RuntimeStats* rec = record_of(r.attempt, Kind::Exact, r.cq->signer->sign(*get).exact);
+  ASSERT_TRUE(rec);
+  EXPECT_TRUE(rec->lower_bound);
+  // What was seen is well under the whole (the build stopped early) ...
+  const PhysicalOperator* scan = find_physical(*r.cq->physical, [](const PhysicalOperator& op) {
+    return op.kind == PhysicalOpKind::TableScan && op.as<PhysicalTableScan>().table->def.name == "orders";
+  });
+  ASSERT_TRUE(scan);
+  auto seen = observed_output(r.run, *scan);
+  ASSERT_TRUE(seen);
+  EXPECT_FALSE(seen->complete);
+  EXPECT_LT(static_cast<double>(seen->rows), 0.6 * rows);
+  // ... and the record estimates the whole, with the observed row width.
+  EXPECT_GT(rec->rows, 0.8 * rows);
+  EXPECT_LT(rec->rows, 1.25 * rows);
+  EXPECT_GT(rec->bytes, 0u);
+  const OperatorStats& st = r.run.stats.at(r.run.exec->exec_ids_of.at(scan->id).front());
+  ASSERT_GT(st.rows_out, 0u);
+  EXPECT_NEAR(static_cast<double>(rec->bytes) / rec->rows, static_cast<double>(st.bytes_out) / st.rows_out, 2.0);
+}
+
 /// Runs `script` in one session and returns the last statement's result (an EXPLAIN ANALYZE).
 StatementResult in_one_session(const std::string& script, Settings settings = {}) {
   Session session(testing::tpch_db());
