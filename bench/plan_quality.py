@@ -221,6 +221,16 @@ def summarize(label: str, workers: int, cases: list[dict]) -> list[str]:
     ]
 
 
+def write_json(args, load_text: str, bins, results: dict, problems: list) -> None:
+    if not args.json:
+        return
+    with open(args.json + ".partial", "w", encoding="utf-8") as f:
+        json.dump({"sf_dir": args.sf_dir, "repeat": args.repeat, "load": load_text,
+                   "bins": dict(bins), "cases": [c for cs in results.values() for c in cs],
+                   "problems": problems, "notes": NOTES}, f, indent=1, default=str)
+    os.replace(args.json + ".partial", args.json)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0],
                                 epilog=__doc__.split("\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -271,6 +281,7 @@ def main(argv=None) -> int:
                     line += f" | {'FAILED':>12} {'-':>8} {'-':>6} {'-':>4} {'-':>8} {'-':>8} {'-':>6} {'-':>8}"
                     continue
                 results[(label, w)].append(c)
+                write_json(args, load_text, bins, results, problems)  # as it goes: a run cut short keeps its figures
                 flag = " WRONG" if c.get("wrong") else ""
                 line += (f" | {c['model']['ms']:12.1f} {c['oracle']['ms']:8.1f} {c['ratio']:6.2f} "
                          f"{'yes' if c['differ'] else 'no':>4} {fmt_work(c['model']['work']):>8} "
@@ -282,11 +293,7 @@ def main(argv=None) -> int:
             for s in summarize(label, w, results[(label, w)]):
                 print(s)
     print(f"total {time.perf_counter() - t_start:.0f} s")
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"sf_dir": args.sf_dir, "repeat": args.repeat, "load": load_text,
-                       "bins": dict(bins), "cases": [c for cs in results.values() for c in cs],
-                       "problems": problems, "notes": NOTES}, f, indent=1, default=str)
+    write_json(args, load_text, bins, results, problems)
     if NOTES:
         print(f"notes ({len(NOTES)}):")
         for line in NOTES:
