@@ -35,12 +35,14 @@ def run_script(binary, data, out_json):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
 
 
-# Runs the real binary; from a `query` with cardinality=oracle it drops the last row (and fixes row_count).
+# Runs the real binary; from a `query` with cardinality=oracle (an option or a SET in the script) it drops the last
+# row (and fixes row_count).
 WRAPPER = """#!{python}
 import json, subprocess, sys
 proc = subprocess.run([{binary!r}] + sys.argv[1:], capture_output=True, text=True)
 out = proc.stdout
-if sys.argv[1] == "query" and "cardinality=oracle" in sys.argv:
+script = open(sys.argv[sys.argv.index("-f") + 1]).read() if "-f" in sys.argv else sys.argv[-1]
+if sys.argv[1] == "query" and ("cardinality=oracle" in sys.argv or "cardinality = oracle" in script):
     obj = json.loads(out)
     obj["rows"] = obj["rows"][:-1]
     obj["row_count"] = len(obj["rows"])
