@@ -2,7 +2,8 @@
 # make bench: TPC-H Q1-Q22 on Hindsight and on SQLite over the same generated data, then against DuckDB
 # (engine time at 1 and 2 threads; needs node and npm, else skipped with a note).
 #   scripts/bench.sh [BUILD_DIR]      env: SF (default 0.1), REPEAT (runs per query, default 3),
-#                                     TIMEOUT (seconds per run, default 300), REEXEC_ARGS (reexec_bench.py)
+#                                     TIMEOUT (seconds per run, default 300), REEXEC_ARGS (reexec_bench.py),
+#                                     PLAN_QUALITY_ARGS (plan_quality.py)
 # SF=1 make bench is the reference run.
 # Data is generated once into BUILD_DIR/data/tpch-sf$SF and loaded once into the SQLite file
 # BUILD_DIR/data/tpch-sf$SF.sqlite; later runs reuse both.
@@ -50,6 +51,13 @@ fi
 echo
 python3 "$ROOT/bench/feedback_bench.py" --bin "$BIN" --data "$DATA" --skew-data "$SKEW_DATA" \
   --repeat "${REPEAT:-3}" --timeout "${TIMEOUT:-300}" || echo "bench: feedback benchmark failed"
+
+# How good the model's plans are: Q1-Q22, the model's plan against the plan made with true cardinalities (oracle),
+# at 1 and 2 workers: engine times, plan hashes, a deterministic work measure, the share within 1.2x.
+# PLAN_QUALITY_ARGS: e.g. --compare-bin OLD/hindsight (before/after), --queries 5,18.
+echo
+python3 "$ROOT/bench/plan_quality.py" --bin "$BIN" --sf-dir "$DATA" --workers 1,2 --repeat "${REPEAT:-3}" \
+  --timeout "${TIMEOUT:-300}" ${PLAN_QUALITY_ARGS:-} || echo "bench: the plan quality benchmark reported problems (above)"
 
 # Re-execution under memory limits that make first plans fail: rescued, in how many attempts, wrong answers, and
 # the time against a plan with true cardinalities (REEXEC_ARGS: e.g. --quick, --repeat 3, --fractions 0.7,0.9).

@@ -158,6 +158,13 @@ set_tests_properties(cli_robustness PROPERTIES FIXTURES_REQUIRED tpch_uniform TI
 
 # Random queries over a small dataset with NULLs, against SQLite and by ternary logic partitioning.
 include(${CMAKE_SOURCE_DIR}/tests/random/random.cmake)
+# bench/plan_quality.py (make bench) runs: Q1 and Q6 at SF 0.01, model and oracle plans at 1 and 2 workers, and a
+# wrapper binary that drops a row from the oracle's result is flagged as a wrong answer (about 10 s).
+add_test(NAME bench_plan_quality
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/plan_quality_test.py --bin $<TARGET_FILE:hindsight>
+          --data ${HINDSIGHT_UNIFORM_DATA})
+set_tests_properties(bench_plan_quality PROPERTIES FIXTURES_REQUIRED tpch_uniform TIMEOUT 120)
+
 # Feedback through the CLI: observations reach later processes, stale data is ignored, damaged stores never fail a
 # query, export/import keep the estimates (a data folder the script makes).
 add_test(NAME cli_feedback
