@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace hindsight {
 
@@ -61,31 +62,70 @@ const ColumnStatistics* CardinalityModel::stats_of(const Expr& e) const {
   return c ? column_stats_(c->column_id) : nullptr;
 }
 
-double CardinalityModel::selectivity(const Expr& e) const {
-  // Column-against-constant shapes first, from the column's statistics.
-  if (e.kind == ExprKind::Call && e.children.size() == 2 &&
-      (e.op == ScalarOp::Eq || e.op == ScalarOp::Ne || e.op == ScalarOp::Lt || e.op == ScalarOp::Le ||
-       e.op == ScalarOp::Gt || e.op == ScalarOp::Ge)) {
-    const Expr* col = &*e.children[0];
-    const Expr* cst = &*e.children[1];
-    ScalarOp op = e.op;
-    if (col->is_constant()) {
-      std::swap(col, cst);
-      op = mirror_comparison(op);
-    }
-    const ColumnStatistics* cs = cst->is_constant() ? stats_of(*col) : nullptr;
-    if (cs && !cst->value.is_null) {
-      const Value& v = cst->value;
-      switch (op) {
-        case ScalarOp::Eq: return eq_selectivity(*cs, v);
-        case ScalarOp::Ne: return ne_selectivity(*cs, v);
-        case ScalarOp::Lt: return range_selectivity(*cs, std::nullopt, false, v, false);
-        case ScalarOp::Le: return range_selectivity(*cs, std::nullopt, false, v, true);
-        case ScalarOp::Gt: return range_selectivity(*cs, v, false, std::nullopt, false);
-        default: return range_selectivity(*cs, v, true, std::nullopt, false);
-      }
+bool CardinalityModel::column_comparison(const Expr& e, ColumnComparison& out) const {
+  if (e.kind != ExprKind::Call || e.children.size() != 2 || !is_comparison_op(e.op)) return false;
+  const Expr* col = &*e.children[0];
+  const Expr* cst = &*e.children[1];
+  ScalarOp op = e.op;
+  if (col->is_constant()) {
+    std::swap(col, cst);
+    op = mirror_comparison(op);
+  }
+  const ColumnStatistics* cs = cst->is_constant() && !cst->value.is_null ? stats_of(*col) : nullptr;
+  if (!cs) return false;
+  out = ColumnComparison{column_under_casts(*col), cs, op, &cst->value};
+  return out.column != nullptr;
+}
+
+double CardinalityModel::selectivity_of(const ColumnComparison& c) const {
+  const ColumnStatistics& cs = *c.stats;
+  const Value& v = *c.value;
+  switch (c.op) {
+    case ScalarOp::Eq: return eq_selectivity(cs, v);
+    case ScalarOp::Ne: return ne_selectivity(cs, v);
+    case ScalarOp::Lt: return range_selectivity(cs, std::nullopt, false, v, false);
+    case ScalarOp::Le: return range_selectivity(cs, std::nullopt, false, v, true);
+    case ScalarOp::Gt: return range_selectivity(cs, v, false, std::nullopt, false);
+    default: return range_selectivity(cs, v, true, std::nullopt, false);
+  }
+}
+
+double CardinalityModel::conjunction_selectivity(const std::vector<const Expr*>& conjuncts) const {
+  struct Interval {
+    const ColumnComparison* lower = nullptr;
+    const ColumnComparison* upper = nullptr;
+    int bounds = 0;
+  };
+  std::vector<ColumnComparison> ranges;
+  ranges.reserve(conjuncts.size());
+  double s = 1;
+  for (const Expr* c : conjuncts) {
+    ColumnComparison cmp;
+    if (column_comparison(*c, cmp) && cmp.op != ScalarOp::Eq && cmp.op != ScalarOp::Ne) ranges.push_back(cmp);
+    else s *= selectivity(*c);
+  }
+  std::map<ColumnId, Interval> intervals;
+  for (const ColumnComparison& r : ranges) {
+    Interval& i = intervals[r.column->column_id];
+    ++i.bounds;
+    (r.op == ScalarOp::Gt || r.op == ScalarOp::Ge ? i.lower : i.upper) = &r;
+  }
+  for (const ColumnComparison& r : ranges) {
+    const Interval& i = intervals[r.column->column_id];
+    if (i.bounds == 2 && i.lower && i.upper) {
+      if (&r != i.lower) continue;  // the interval is counted once, at its lower bound
+      s *= range_selectivity(*r.stats, *i.lower->value, i.lower->op == ScalarOp::Ge, *i.upper->value,
+                             i.upper->op == ScalarOp::Le);
+    } else {
+      s *= selectivity_of(r);
     }
   }
+  return s;
+}
+
+double CardinalityModel::selectivity(const Expr& e) const {
+  // Column-against-constant shapes first, from the column's statistics.
+  if (ColumnComparison cmp; column_comparison(e, cmp)) return selectivity_of(cmp);
   if (e.kind == ExprKind::InList) {
     const ColumnStatistics* cs = stats_of(*e.children[0]);
     std::vector<Value> values;
@@ -114,9 +154,9 @@ double CardinalityModel::selectivity(const Expr& e) const {
     if (const ColumnStatistics* cs = stats_of(*e.children[0]))
       return e.negated ? not_null_selectivity(*cs) : null_selectivity(*cs);
   if (e.kind == ExprKind::And) {
-    double s = 1;
-    for (auto& c : e.children) s *= selectivity(*c);
-    return s;
+    std::vector<const Expr*> conjuncts;
+    for (auto& c : e.children) conjuncts.push_back(c.get());
+    return conjunction_selectivity(conjuncts);
   }
   if (e.kind == ExprKind::Or) {
     double miss = 1;
@@ -231,9 +271,9 @@ double CardinalityModel::estimate_node(LogicalOperator& op) {
   for (auto& c : op.children) in.push_back(estimate_node(*c));
   double rows = 1;
   auto conj_sel = [this](const std::vector<ExprPtr>& conj) {
-    double s = 1;
-    for (auto& c : conj) s *= selectivity(*c);
-    return s;
+    std::vector<const Expr*> conjuncts;
+    for (auto& c : conj) conjuncts.push_back(c.get());
+    return conjunction_selectivity(conjuncts);
   };
   switch (op.kind) {
     case LogicalKind::Get: {

@@ -32,6 +32,11 @@ class CardinalityModel {
   /// Estimates `op` and everything below it (sets estimated_rows and estimate_source).
   double estimate(LogicalOperator& op);
   double selectivity(const Expr& conjunct) const;
+  /// Share of rows that pass every one of `conjuncts`: the product of their selectivities, except that a column's
+  /// one lower and one upper bound against constants (`d >= '1995-09-01' AND d < '1995-10-01'`, BETWEEN) are one
+  /// interval, estimated as such: as independent predicates two half-open ranges would keep about a quarter of a
+  /// table whatever the interval's width.
+  double conjunction_selectivity(const std::vector<const Expr*>& conjuncts) const;
   /// Fraction of the cross product of two inputs a join condition keeps: containment from
   /// statistics for column = column, else the foreign-key guess 1 / max(rows), else 0.3.
   double join_condition_selectivity(const Expr& condition, double left_rows, double right_rows) const;
@@ -80,6 +85,16 @@ class CardinalityModel {
   /// Rows of the inner join of inputs of `left_rows` and `right_rows` under `j`'s conditions.
   double inner_join_rows(const LogicalJoin& j, double left_rows, double right_rows) const;
   const ColumnStatistics* stats_of(const Expr& e) const;
+  /// `column op constant` (either way round; the op as seen from the column) over a column with statistics and a
+  /// non-NULL constant, comparisons only; false otherwise.
+  struct ColumnComparison {
+    const Expr* column = nullptr;
+    const ColumnStatistics* stats = nullptr;
+    ScalarOp op = ScalarOp::Eq;
+    const Value* value = nullptr;
+  };
+  bool column_comparison(const Expr& e, ColumnComparison& out) const;
+  double selectivity_of(const ColumnComparison& c) const;
 };
 
 }  // namespace hindsight
