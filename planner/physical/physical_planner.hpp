@@ -62,7 +62,7 @@ class PhysicalPlanner {
   /// Under the memory budget: `chosen` when its estimated peak (memory_estimate.hpp: the join's subtree, its
   /// exchange buffers and tables alive together) fits `memory_limit`, else the cheapest of `ways` that fits
   /// (a broadcast beyond broadcast_memory_share may be added to `ways` for that, at most half the budget);
-  /// `chosen` when none fits. `probe` and `build` are lent to stand-in trees and given back.
+  /// when none fits, the one with the lowest estimated peak (`chosen` on a tie). `probe` and `build` are lent to stand-in trees and given back.
   size_t way_within_budget(std::vector<JoinWayOption>& ways, size_t chosen, const JoinSides& sides, PhysicalPtr& probe,
                            PhysicalPtr& build, double out_rows);
   template <class T>

@@ -262,7 +262,8 @@ size_t PhysicalPlanner::way_within_budget(std::vector<JoinWayOption>& ways, size
     if (move_build) build = std::move(build->children[0]);
     return bytes;
   };
-  if (peak(ways[chosen].way) <= limit) return chosen;
+  const double chosen_peak = peak(ways[chosen].way);
+  if (chosen_peak <= limit) return chosen;
   // Broadcast is a candidate here even beyond broadcast_memory_share (the margin against a low estimate: an
   // underestimated broadcast fails the query) when the chosen way is estimated to exceed the budget, but only
   // with a margin of its own: its estimated peak at most half the budget.
@@ -276,12 +277,20 @@ size_t PhysicalPlanner::way_within_budget(std::vector<JoinWayOption>& ways, size
         beyond_share = true;
       }
   }
-  size_t fitting = ways.size();
+  // The cheapest way that fits; when none does, the one with the lowest estimated peak (the chosen one on a tie):
+  // a re-plan after MEMORY_LIMIT_EXCEEDED wants the plan most likely to fit, and the estimate is the only guide.
+  size_t fitting = ways.size(), lowest = chosen;
+  double lowest_peak = chosen_peak;
   for (size_t w = 0; w < ways.size(); ++w) {
+    const double bytes = w == chosen ? chosen_peak : peak(ways[w].way);
     const double budget = ways[w].way == JoinWay::Broadcast && beyond_share ? limit / 2 : limit;
-    if ((fitting == ways.size() || ways[w].cost < ways[fitting].cost) && peak(ways[w].way) <= budget) fitting = w;
+    if ((fitting == ways.size() || ways[w].cost < ways[fitting].cost) && bytes <= budget) fitting = w;
+    if (bytes < lowest_peak) {
+      lowest = w;
+      lowest_peak = bytes;
+    }
   }
-  return fitting < ways.size() ? fitting : chosen;
+  return fitting < ways.size() ? fitting : lowest;
 }
 
 }  // namespace hindsight

@@ -16,8 +16,10 @@ TEST(PlanDiffTest, NamesTheJoinWhoseDistributionChanged) {
   s.workers = 4;
   s.stats_scope = Settings::StatsScope::Off;
   auto broadcast = testing::compile(kMapJoin, s);
-  // A budget too small for the broadcast copies: the planner partitions the join.
-  s.memory_limit = 64 << 10;
+  // A budget the partitioned join is estimated to fit and the broadcast copies exceed (beyond 1/8 of it, and its
+  // estimate over half of it): the planner partitions the join. (Under a budget nothing fits, 64 KB, the way with
+  // the lowest estimated peak is taken: the broadcast.)
+  s.memory_limit = 2 << 20;
   auto partitioned = testing::compile(kMapJoin, s);
   EXPECT_EQ(reexec::describe_plan_change(*broadcast, nullptr, *partitioned),
             "join lineitem⋈lineitem: broadcast -> partitioned");
@@ -34,7 +36,7 @@ TEST(PlanDiffTest, JoinsOfASelfJoinAreMatchedWithTheirMultiplicity) {
   s.workers = 4;
   s.stats_scope = Settings::StatsScope::Off;
   auto broadcast = testing::compile(sql, s);
-  s.memory_limit = 64 << 10;
+  s.memory_limit = 2 << 20;  // as above: the partitioned join fits it, the broadcast does not
   auto partitioned = testing::compile(sql, s);
   const std::string diff = reexec::describe_plan_change(*broadcast, nullptr, *partitioned);
   EXPECT_NE(diff.find("join lineitem⋈(lineitem⋈orders): broadcast -> partitioned"), std::string::npos) << diff;
