@@ -79,6 +79,16 @@ void for_each_expr(LogicalOperator& op, const std::function<void(ExprPtr&)>& fn)
   }
 }
 
+ExprPtr substitute(const Expr& e, const std::map<ColumnId, const Expr*>& defs) {
+  if (e.kind == ExprKind::ColumnRef) {
+    auto it = defs.find(e.column_id);
+    if (it != defs.end()) return it->second->clone();
+  }
+  ExprPtr out = e.clone();
+  for (size_t i = 0; i < out->children.size(); ++i) out->children[i] = substitute(*e.children[i], defs);
+  return out;
+}
+
 std::set<ColumnId> columns_of(const Expr& e) {
   std::vector<ColumnId> v;
   e.collect_columns(v);

@@ -1,5 +1,6 @@
 #pragma once
 #include <functional>
+#include <map>
 #include <set>
 
 #include "planner/logical/logical_operator.hpp"
@@ -15,6 +16,9 @@ void for_each_expr(LogicalOperator& op, const std::function<void(ExprPtr&)>& fn)
 
 /// The ColumnIds an expression reads.
 std::set<ColumnId> columns_of(const Expr& e);
+/// A copy of `e` in which every column `defs` maps is replaced by a copy of its definition (a projection's
+/// expressions: a predicate above it read in terms of its input).
+ExprPtr substitute(const Expr& e, const std::map<ColumnId, const Expr*>& defs);
 /// True when every column of `e` is in `available`.
 bool covered_by(const Expr& e, const std::set<ColumnId>& available);
 std::set<ColumnId> output_set(const LogicalOperator& op);

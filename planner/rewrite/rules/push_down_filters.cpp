@@ -26,16 +26,6 @@ void add_filter_above(LogicalPtr& child, std::vector<ExprPtr> conj, RewriteConte
   child = std::move(f);
 }
 
-ExprPtr substitute(const Expr& e, const std::map<ColumnId, const Expr*>& defs) {
-  if (e.kind == ExprKind::ColumnRef) {
-    auto it = defs.find(e.column_id);
-    if (it != defs.end()) return it->second->clone();
-  }
-  ExprPtr out = e.clone();
-  for (size_t i = 0; i < out->children.size(); ++i) out->children[i] = substitute(*e.children[i], defs);
-  return out;
-}
-
 bool is_semi_like(LogicalJoinType t) {
   return t == LogicalJoinType::Semi || t == LogicalJoinType::Anti || t == LogicalJoinType::NullAwareAnti;
 }

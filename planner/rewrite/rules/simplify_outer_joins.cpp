@@ -67,16 +67,6 @@ bool any_rejects(const Preds& preds, const std::set<ColumnId>& nulls) {
   return false;
 }
 
-ExprPtr substitute(const Expr& e, const std::map<ColumnId, const Expr*>& defs) {
-  if (e.kind == ExprKind::ColumnRef) {
-    auto it = defs.find(e.column_id);
-    if (it != defs.end()) return it->second->clone();
-  }
-  ExprPtr out = e.clone();
-  for (size_t i = 0; i < out->children.size(); ++i) out->children[i] = substitute(*e.children[i], defs);
-  return out;
-}
-
 /// Visits `op` with the predicates that hold on every row of its output that reaches the result
 /// (in terms of column ids valid at `op`). `owned` keeps substituted copies alive.
 bool visit(LogicalOperator& op, const Preds& above, std::vector<ExprPtr>& owned) {
