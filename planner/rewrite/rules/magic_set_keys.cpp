@@ -145,6 +145,17 @@ LogicalPtr copy_subplan(const LogicalOperator& op, PlanContext& pc, std::map<Col
   }
 }
 
+/// The aggregate's input semi-joined with `keys` on `on`: only the rows whose groups can match are aggregated.
+void restrict_input(LogicalAggregate& agg, ExprPtr on, LogicalPtr keys, PlanContext& pc) {
+  auto semi = std::make_unique<LogicalJoin>(pc.next_node_id());
+  semi->type = LogicalJoinType::Semi;
+  semi->conditions.push_back(std::move(on));
+  semi->outputs = agg.children[0]->outputs;
+  semi->children.push_back(std::move(agg.children[0]));
+  semi->children.push_back(std::move(keys));
+  agg.children[0] = std::move(semi);
+}
+
 bool try_join(LogicalJoin& j, RewriteContext& ctx) {
   if (j.type != LogicalJoinType::Inner && j.type != LogicalJoinType::Left && j.type != LogicalJoinType::Semi)
     return false;
@@ -204,13 +215,7 @@ bool try_join(LogicalJoin& j, RewriteContext& ctx) {
       }
       ExprPtr on = cond->clone();
       remap(*on, fresh);
-      auto semi = std::make_unique<LogicalJoin>(pc.next_node_id());
-      semi->type = LogicalJoinType::Semi;
-      semi->conditions.push_back(std::move(on));
-      semi->outputs = agg->children[0]->outputs;
-      semi->children.push_back(std::move(agg->children[0]));
-      semi->children.push_back(std::move(copy));
-      agg->children[0] = std::move(semi);
+      restrict_input(*agg, std::move(on), std::move(copy), pc);
       return true;
     }
   }
@@ -287,13 +292,7 @@ bool try_semi(LogicalJoin& s, RewriteContext& ctx) {
     std::vector<ExprPtr> args;
     args.push_back(Expr::column(k, pc.column_type(k)));
     args.push_back(Expr::column(fresh.at(r), pc.column_type(r)));
-    auto semi = std::make_unique<LogicalJoin>(pc.next_node_id());
-    semi->type = LogicalJoinType::Semi;
-    semi->conditions.push_back(Expr::call(ScalarOp::Eq, cond->type, std::move(args)));
-    semi->outputs = agg->children[0]->outputs;
-    semi->children.push_back(std::move(agg->children[0]));
-    semi->children.push_back(std::move(copy));
-    agg->children[0] = std::move(semi);
+    restrict_input(*agg, Expr::call(ScalarOp::Eq, cond->type, std::move(args)), std::move(copy), pc);
     return true;
   }
   return false;

@@ -487,6 +487,22 @@ double recompute_with_places(const JoinTree& tree, const QueryGraph& graph, cons
          recompute_with_places(tree, graph, model, node.right, defect) + way->cost;
 }
 
+/// The property-aware DPccp on `graph` under `model`: legal, as cheap as the brute force over splits, orientations
+/// and input properties, and its cost what an independent recomputation gives.
+JoinTree expect_places_optimum(const QueryGraph& graph, const PlacesModel& model, int round) {
+  HashJoinCostModel rows_only;
+  JoinTree tree = enumerate_dpccp(graph, rows_only, {}, &model);
+  EXPECT_EQ(find_defect(tree, graph), "") << "round " << round << ": " << to_string(tree);
+  EXPECT_EQ(semi_defect(tree, graph), "") << "round " << round << ": " << to_string(tree);
+  const double optimum = brute_force_with_places(graph, model);
+  EXPECT_NEAR(tree.cost(), optimum, 1e-9 * std::max(1.0, optimum)) << "round " << round << ": " << to_string(tree);
+  std::string defect;
+  EXPECT_NEAR(recompute_with_places(tree, graph, model, tree.root, defect), tree.cost(), 1e-9 * std::max(1.0, optimum))
+    << "round " << round;
+  EXPECT_EQ(defect, "") << "round " << round << ": " << to_string(tree);
+  return tree;
+}
+
 TEST(DpccpTest, InterestingPropertiesMatchBruteForceOptimumOnRandomGraphs) {
   std::mt19937 rng(19960604);
   HashJoinCostModel rows_only;
@@ -497,15 +513,7 @@ TEST(DpccpTest, InterestingPropertiesMatchBruteForceOptimumOnRandomGraphs) {
     QueryGraph graph = semi == 0 ? make_random_connected(rng, n) : make_random_with_semi_members(rng, n, semi);
     PlacesModel model;
     for (int i = 0; i < graph.relation_count(); ++i) model.place.push_back(std::uniform_int_distribution<int>(0, 2)(rng));
-    JoinTree tree = enumerate_dpccp(graph, rows_only, {}, &model);
-    ASSERT_EQ(find_defect(tree, graph), "") << "round " << round << ": " << to_string(tree);
-    ASSERT_EQ(semi_defect(tree, graph), "") << "round " << round << ": " << to_string(tree);
-    const double optimum = brute_force_with_places(graph, model);
-    EXPECT_NEAR(tree.cost(), optimum, 1e-9 * std::max(1.0, optimum)) << "round " << round << ": " << to_string(tree);
-    std::string defect;
-    EXPECT_NEAR(recompute_with_places(tree, graph, model, tree.root, defect), tree.cost(), 1e-9 * std::max(1.0, optimum))
-        << "round " << round;
-    EXPECT_EQ(defect, "") << "round " << round << ": " << to_string(tree);
+    JoinTree tree = expect_places_optimum(graph, model, round);
     if (to_string(tree) != to_string(enumerate_dpccp(graph, rows_only))) ++differs_from_rows_only;
   }
   // The places do change plans (else this test could not tell the property-aware search from the plain one).
@@ -514,21 +522,12 @@ TEST(DpccpTest, InterestingPropertiesMatchBruteForceOptimumOnRandomGraphs) {
 
 TEST(DpccpTest, InterestingPropertiesWithLeftMembersMatchBruteForceOptimum) {
   std::mt19937 rng(20130624);
-  HashJoinCostModel rows_only;
   for (int round = 0; round < 60; ++round) {
     const int n = std::uniform_int_distribution<int>(2, 6)(rng);
     QueryGraph graph = make_random_with_left_members(rng, n, round % 2, std::uniform_int_distribution<int>(1, 2)(rng));
     PlacesModel model;
     for (int i = 0; i < graph.relation_count(); ++i) model.place.push_back(std::uniform_int_distribution<int>(0, 2)(rng));
-    JoinTree tree = enumerate_dpccp(graph, rows_only, {}, &model);
-    ASSERT_EQ(find_defect(tree, graph), "") << "round " << round << ": " << to_string(tree);
-    ASSERT_EQ(semi_defect(tree, graph), "") << "round " << round << ": " << to_string(tree);
-    const double optimum = brute_force_with_places(graph, model);
-    EXPECT_NEAR(tree.cost(), optimum, 1e-9 * std::max(1.0, optimum)) << "round " << round << ": " << to_string(tree);
-    std::string defect;
-    EXPECT_NEAR(recompute_with_places(tree, graph, model, tree.root, defect), tree.cost(), 1e-9 * std::max(1.0, optimum))
-        << "round " << round;
-    EXPECT_EQ(defect, "") << "round " << round << ": " << to_string(tree);
+    expect_places_optimum(graph, model, round);
   }
 }
 
