@@ -82,6 +82,22 @@ void ExecOperator::charge(int64_t bytes, int64_t live) {
   }
 }
 
+bool ExecOperator::try_charge(int64_t bytes, int64_t live) {
+  if (bytes < 0) bytes = 0;
+  if (bytes == 0) {
+    set_live(live);
+    return true;
+  }
+  if (!ctx_->memory->try_charge(bytes, live - live_bytes_)) return false;
+  held_memory_ += bytes;
+  live_bytes_ = live;
+  if (held_memory_ >= stats_.peak_memory) {
+    stats_.peak_memory = held_memory_;
+    stats_.peak_memory_live = live_bytes_;
+  }
+  return true;
+}
+
 void ExecOperator::set_live(int64_t live) {
   if (live == live_bytes_) return;
   ctx_->memory->add_live(live - live_bytes_);

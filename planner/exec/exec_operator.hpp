@@ -23,6 +23,10 @@ struct ExecContext {
   std::atomic<bool> cancelled{false};  ///< set when another worker failed; operators stop early
   /// A fault to inject into this attempt (tests, `SET fault_injection`); null: none.
   FaultInjection* fault = nullptr;
+  /// Spilling (`SET spill = on`, docs/spilling.md): operators that can write part of their data to temporary
+  /// files in `spill_directory` do so instead of failing when a charge would exceed the memory limit.
+  bool spill = false;
+  std::string spill_directory;
 };
 
 /// Thrown by next() in an operator instance when ExecContext::cancelled is set (another instance failed): it
@@ -72,6 +76,11 @@ class ExecOperator {
   /// says what counts as live). Call them where buffers grow, never per row.
   void charge(int64_t bytes);
   void charge(int64_t bytes, int64_t live);
+  /// As charge(bytes, live), but returns false instead of throwing when the limit would be exceeded
+  /// (nothing changes then). Only for operators that spill (spill_enabled()).
+  bool try_charge(int64_t bytes, int64_t live);
+  /// Whether this attempt lets operators spill to disk (ExecContext::spill).
+  bool spill_enabled() const { return ctx_->spill; }
   /// The operator's live data now totals `live`, with no change of what it has charged.
   void set_live(int64_t live);
   /// Releases `bytes` of what this operator charged; releasing all of it drops its live figure to 0,

@@ -8,12 +8,19 @@
 namespace hindsight {
 
 void MemoryTracker::charge(int64_t bytes, const std::string& op_label, int64_t live_delta) {
-  int64_t now = used_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
-  if (now > limit_) {
-    used_.fetch_sub(bytes, std::memory_order_relaxed);
+  if (!try_charge(bytes, live_delta)) {
+    const int64_t now = used() + bytes;
     throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
                 fmt::format("{} needs {} more while {} are in use: {} > limit {}", op_label, format_bytes(bytes),
                             format_bytes(now - bytes), format_bytes(now), format_bytes(limit_)));
+  }
+}
+
+bool MemoryTracker::try_charge(int64_t bytes, int64_t live_delta) {
+  int64_t now = used_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  if (now > limit_) {
+    used_.fetch_sub(bytes, std::memory_order_relaxed);
+    return false;
   }
   const int64_t live = live_.fetch_add(live_delta, std::memory_order_relaxed) + live_delta;
   int64_t p = peak_.load(std::memory_order_relaxed);
@@ -21,6 +28,7 @@ void MemoryTracker::charge(int64_t bytes, const std::string& op_label, int64_t l
   while (now >= p && !(at_peak = peak_.compare_exchange_weak(p, now, std::memory_order_relaxed))) {
   }
   if (at_peak) live_at_peak_.store(live, std::memory_order_relaxed);
+  return true;
 }
 
 void MemoryTracker::add_live(int64_t live_delta) {

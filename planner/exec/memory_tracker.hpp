@@ -23,6 +23,9 @@ class MemoryTracker {
   void charge(int64_t bytes, const std::string& op_label) { charge(bytes, op_label, bytes); }
   /// Charges `bytes` of which `live_delta` are live data (the live figure may also shrink: < 0).
   void charge(int64_t bytes, const std::string& op_label, int64_t live_delta);
+  /// As charge(), but returns false instead of throwing when the limit would be exceeded (nothing is
+  /// charged then): an operator that can spill asks this and writes to disk when it gets false.
+  bool try_charge(int64_t bytes, int64_t live_delta);
   void release(int64_t bytes) { release(bytes, bytes); }
   void release(int64_t bytes, int64_t live_delta) {
     used_.fetch_sub(bytes, std::memory_order_relaxed);

@@ -24,6 +24,11 @@ struct OperatorStats {
   /// a scan cut short tells how far it got. 0 for other operators (and scans of connectors that do not count).
   uint64_t rows_to_read = 0;
   uint64_t rows_read = 0;
+  /// Spilling (docs/spilling.md): rows and bytes this operator wrote to temporary files (each write counted:
+  /// a partition split again counts again), and how many times it started spilling. 0 when it did not.
+  uint64_t spilled_rows = 0;
+  uint64_t spilled_bytes = 0;
+  uint32_t spills = 0;
 
   void merge(const OperatorStats& o) {
     instances += o.instances;
@@ -38,6 +43,9 @@ struct OperatorStats {
     complete = complete && o.complete;
     rows_to_read += o.rows_to_read;
     rows_read += o.rows_read;
+    spilled_rows += o.spilled_rows;
+    spilled_bytes += o.spilled_bytes;
+    spills += o.spills;
   }
 };
 

@@ -72,11 +72,17 @@ void render(const PhysicalOperator& op, const CompiledQuery& cq, const ExecutedQ
       line += fmt::format(", actual {}{} rows, q-error {:.1f}, {:.1f} ms", a->complete ? "" : ">=", a->rows,
                           q_error(op.estimated_rows, static_cast<double>(a->rows)), static_cast<double>(st.wall_ns) / 1e6);
       int64_t mem = 0, live = 0;
+      uint64_t spilled = 0, spilled_rows = 0;
       for (int id : ids) {
         mem += run->stats.at(id).peak_memory;
         live += run->stats.at(id).peak_memory_live;
+        spilled += run->stats.at(id).spilled_bytes;
+        spilled_rows += run->stats.at(id).spilled_rows;
       }
       if (mem > 0) line += fmt::format(", mem {} (held {})", format_bytes(mem), format_bytes(live));
+      if (spilled > 0)
+        line += fmt::format(", spilled {} rows, {}", rows_text(static_cast<double>(spilled_rows)),
+                            format_bytes(static_cast<int64_t>(spilled)));
     } else {
       line += ", not run";
     }
@@ -141,13 +147,17 @@ nlohmann::json physical_json(const PhysicalOperator& op, const CompiledQuery& cq
       node["q_error"] = q_error(op.estimated_rows, static_cast<double>(a->rows));
       // Memory: the peak its instances charged (summed over workers) and the live data they held then.
       int64_t mem = 0, live = 0;
+      uint64_t spilled = 0, spilled_rows = 0;
       for (int id : run->exec->exec_ids_of.at(op.id))
         if (auto s = run->stats.find(id); s != run->stats.end()) {
           mem += s->second.peak_memory;
           live += s->second.peak_memory_live;
+          spilled += s->second.spilled_bytes;
+          spilled_rows += s->second.spilled_rows;
         }
       node["memory"] = mem;
       node["memory_held"] = live;
+      if (spilled > 0) node["spilled"] = {{"rows", spilled_rows}, {"bytes", spilled}};
     }
   if (mapping)
     if (auto g = mapping->group_of_physical(op.id)) node["group"] = *g;

@@ -148,6 +148,8 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
   ctx.memory = &memory;
   ctx.workers = settings.effective_workers();
   ctx.fault = fault;
+  ctx.spill = settings.spill;
+  if (ctx.spill) ctx.spill_directory = spill_directory(settings);
   auto t0 = std::chrono::steady_clock::now();
   ctx.deadline = limits->deadline();
   FragmentScheduler scheduler(&ctx);

@@ -1,5 +1,6 @@
 #include "planner/session/settings.hpp"
 
+#include <filesystem>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -26,10 +27,17 @@ std::vector<std::string> setting_names() {
           "oracle_subplan_memory_limit", "reexec_strategies",
           "reexec_max_attempts", "reexec_time_budget", "reexec_overlay", "reexec_overlay.<ERROR_CODE>",
           "reexec_qerror_threshold", "reexec_min_gain", "reexec_on_misestimate", "reexec_slow_factor",
-          "reexec_slow_ms", "regression_guard", "fault_injection"};
+          "reexec_slow_ms", "regression_guard", "fault_injection", "spill", "spill_directory"};
 }
 
 std::vector<std::string> reexec_strategy_names() { return {"reoptimize", "overlay", "retry", "misestimate", "slow"}; }
+
+std::string spill_directory(const Settings& s) {
+  if (!s.spill_directory.empty()) return s.spill_directory;
+  std::error_code ec;
+  auto dir = std::filesystem::temp_directory_path(ec);
+  return ec ? std::string("/tmp") : dir.string();
+}
 
 bool is_reexecutable_error(ErrorCode code) {
   return code == ErrorCode::MEMORY_LIMIT_EXCEEDED || code == ErrorCode::TIMEOUT || code == ErrorCode::TRANSIENT;
@@ -290,6 +298,17 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
     else bad("on or off");
   } else if (name == "fault_injection") {
     s.fault_injection = parse_fault_spec(value);
+  } else if (name == "spill") {
+    std::string v = lower(value);
+    if (v == "true" || v == "on" || v == "1") s.spill = true;
+    else if (v == "false" || v == "off" || v == "0") s.spill = false;
+    else bad("on or off");
+  } else if (name == "spill_directory") {
+    // Checked here so that a typo fails the SET, not the query that first spills.
+    std::error_code ec;
+    if (!value.empty() && !std::filesystem::is_directory(value, ec))
+      bad("an existing directory (or '' for the system's temporary directory)");
+    s.spill_directory = value;
   } else if (name == "mapper_strict") {
     std::string v = lower(value);
     if (v == "true" || v == "on" || v == "1") s.mapper_strict = true;

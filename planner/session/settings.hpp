@@ -67,6 +67,12 @@ struct Settings {
   bool regression_guard = true;
   /// Tests: a fault the executor injects (planner/exec/fault_injection.hpp).
   FaultSpec fault_injection;
+  /// Spilling (docs/spilling.md): hash joins, aggregates and exchanges that would exceed memory_limit write
+  /// part of their data to temporary files in spill_directory ("" = the system's temporary directory)
+  /// instead of failing. Off by default: the first attempt runs in memory, and re-execution's `spill`
+  /// strategy turns it on for an attempt after MEMORY_LIMIT_EXCEEDED.
+  bool spill = false;
+  std::string spill_directory;
 
   int effective_workers() const;
 };
@@ -74,6 +80,9 @@ struct Settings {
 /// Applies one setting. Throws BIND_ERROR for an unknown name and TYPE_ERROR for a bad value
 /// (the message lists what is accepted).
 void apply_setting(Settings& s, const std::string& name, const std::string& value);
+
+/// Where spill files go: spill_directory, or the system's temporary directory ($TMPDIR, else /tmp).
+std::string spill_directory(const Settings& s);
 
 /// The strategies reexec_strategies accepts, in their default order.
 std::vector<std::string> reexec_strategy_names();

@@ -1,0 +1,213 @@
+#include "planner/exec/spill_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "planner/common/error.hpp"
+#include "planner/common/hashing.hpp"
+
+namespace hindsight {
+
+namespace {
+
+[[noreturn]] void io_error(const std::string& what, const std::string& dir, int err) {
+  throw Error(ErrorCode::IO_ERROR, fmt::format("spilling to '{}': {}: {}", dir, what, std::strerror(err)));
+}
+
+int open_anonymous(const std::string& dir) {
+#ifdef O_TMPFILE
+  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd >= 0) return fd;
+  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) io_error("cannot create a temporary file", dir, errno);
+#endif
+  std::string path = dir + "/hindsight-spill-XXXXXX";
+  int fd2 = ::mkstemp(path.data());
+  if (fd2 < 0) io_error("cannot create a temporary file", dir, errno);
+  ::unlink(path.c_str());
+  return fd2;
+}
+
+template <typename T>
+void put(std::vector<char>& b, T v) {
+  const size_t at = b.size();
+  b.resize(at + sizeof(T));
+  std::memcpy(b.data() + at, &v, sizeof(T));
+}
+
+}  // namespace
+
+SpillFile::SpillFile(std::vector<DataType> types, const std::string& dir, size_t buffer_bytes)
+    : types_(std::move(types)), dir_(dir), buffer_capacity_(std::max<size_t>(buffer_bytes, 1024)) {
+  fd_ = open_anonymous(dir_);
+  buffer_.reserve(buffer_capacity_);
+}
+
+SpillFile::~SpillFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void SpillFile::write_out(const char* data, size_t n) {
+  while (n > 0) {
+    ssize_t w = ::pwrite(fd_, data, n, static_cast<off_t>(file_bytes_));
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      io_error("cannot write", dir_, errno);
+    }
+    data += w;
+    n -= static_cast<size_t>(w);
+    file_bytes_ += static_cast<uint64_t>(w);
+  }
+}
+
+void SpillFile::flush() {
+  if (buffer_.empty()) return;
+  write_out(buffer_.data(), buffer_.size());
+  buffer_.clear();
+}
+
+template <typename RowAt>
+void SpillFile::append_rows(const Batch& batch, size_t n, RowAt row_at) {
+  if (n == 0) return;
+  HS_ASSERT(batch.columns.size() == types_.size(), "spill: batch has other columns than the file");
+  // The chunk is appended to the buffer, which goes out once it holds buffer_capacity_ bytes (one batch of
+  // wide rows may make it larger for a moment: callers append at most kBatchSize rows at a time).
+  std::vector<char>& b = buffer_;
+  put<uint32_t>(b, static_cast<uint32_t>(n));
+  for (const ColumnVector& c : batch.columns) {
+    const bool nulls = c.has_nulls();
+    put<uint8_t>(b, nulls ? 1 : 0);
+    if (nulls)
+      for (size_t i = 0; i < n; ++i) b.push_back(static_cast<char>(c.nulls[row_at(i)]));
+    switch (c.type.physical()) {
+      case PhysicalKind::Int64:
+        for (size_t i = 0; i < n; ++i) put<int64_t>(b, c.ints[row_at(i)]);
+        break;
+      case PhysicalKind::Double:
+        for (size_t i = 0; i < n; ++i) put<double>(b, c.dbls[row_at(i)]);
+        break;
+      case PhysicalKind::String:
+        for (size_t i = 0; i < n; ++i) {
+          const std::string& s = c.strs[row_at(i)];
+          put<uint32_t>(b, static_cast<uint32_t>(s.size()));
+          b.insert(b.end(), s.begin(), s.end());
+        }
+        break;
+    }
+  }
+  rows_ += n;
+  if (b.size() >= buffer_capacity_) {
+    write_out(b.data(), b.size());
+    b.clear();
+    if (b.capacity() > 2 * buffer_capacity_) {
+      b.shrink_to_fit();
+      b.reserve(buffer_capacity_);
+    }
+  }
+}
+
+// Chunks hold at most kBatchSize rows, so that a reader's batches do too.
+void SpillFile::append(const Batch& batch) {
+  for (size_t at = 0; at < batch.rows; at += kBatchSize)
+    append_rows(batch, std::min(kBatchSize, batch.rows - at), [at](size_t i) { return at + i; });
+}
+
+void SpillFile::append(const Batch& batch, const uint32_t* sel, size_t n) {
+  for (size_t at = 0; at < n; at += kBatchSize)
+    append_rows(batch, std::min(kBatchSize, n - at), [sel, at](size_t i) { return static_cast<size_t>(sel[at + i]); });
+}
+
+bool SpillFile::Reader::ensure(size_t n) {
+  if (buf_.size() - pos_ >= n) return true;
+  // Keep the unread tail, then read as much as the buffer (or the request) holds.
+  buf_.erase(buf_.begin(), buf_.begin() + static_cast<std::ptrdiff_t>(pos_));
+  offset_ += pos_;
+  pos_ = 0;
+  const uint64_t file_end = file_->file_bytes_;
+  while (buf_.size() < n) {
+    const uint64_t at = offset_ + buf_.size();
+    if (at >= file_end) return false;
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(std::max(capacity_, n) - buf_.size(), file_end - at));
+    const size_t old = buf_.size();
+    buf_.resize(old + want);
+    ssize_t r = ::pread(file_->fd_, buf_.data() + old, want, static_cast<off_t>(at));
+    if (r < 0 && errno == EINTR) {
+      buf_.resize(old);
+      continue;
+    }
+    if (r <= 0) io_error("cannot read back", file_->dir_, r < 0 ? errno : EIO);
+    buf_.resize(old + static_cast<size_t>(r));
+  }
+  return true;
+}
+
+bool SpillFile::Reader::next(Batch& out) {
+  out.columns.assign(file_->types_.size(), ColumnVector());
+  for (size_t c = 0; c < out.columns.size(); ++c) out.columns[c].type = file_->types_[c];
+  out.rows = 0;
+  auto take = [this](void* dst, size_t n) {
+    if (!ensure(n)) throw Error(ErrorCode::IO_ERROR, fmt::format("spilling to '{}': a chunk is cut short", file_->dir_));
+    std::memcpy(dst, buf_.data() + pos_, n);
+    pos_ += n;
+  };
+  while (out.rows < kBatchSize && ensure(sizeof(uint32_t))) {
+    uint32_t n;
+    std::memcpy(&n, buf_.data() + pos_, sizeof n);
+    if (out.rows > 0 && out.rows + n > kBatchSize) break;  // the next batch starts with this chunk
+    pos_ += sizeof n;
+    for (ColumnVector& c : out.columns) {
+      uint8_t has_nulls;
+      take(&has_nulls, 1);
+      if (has_nulls) {
+        if (c.nulls.empty()) c.nulls.assign(out.rows, 0);
+        const size_t at = c.nulls.size();
+        c.nulls.resize(at + n);
+        take(c.nulls.data() + at, n);
+      } else if (!c.nulls.empty()) {
+        c.nulls.resize(c.nulls.size() + n, 0);
+      }
+      switch (c.type.physical()) {
+        case PhysicalKind::Int64: {
+          const size_t at = c.ints.size();
+          c.ints.resize(at + n);
+          take(c.ints.data() + at, n * sizeof(int64_t));
+          break;
+        }
+        case PhysicalKind::Double: {
+          const size_t at = c.dbls.size();
+          c.dbls.resize(at + n);
+          take(c.dbls.data() + at, n * sizeof(double));
+          break;
+        }
+        case PhysicalKind::String:
+          for (uint32_t i = 0; i < n; ++i) {
+            uint32_t len;
+            take(&len, sizeof len);
+            std::string s(len, '\0');
+            if (len) take(s.data(), len);
+            c.strs.push_back(std::move(s));
+          }
+          break;
+      }
+    }
+    out.rows += n;
+  }
+  return out.rows > 0;
+}
+
+int spill_partition_of(uint64_t hash, int level, int fanout) {
+  const uint64_t mixed = static_cast<uint64_t>(
+      hash_int64(static_cast<int64_t>(hash ^ (0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(level + 1)))));
+  return static_cast<int>((mixed >> 32) & static_cast<uint64_t>(fanout - 1));
+}
+
+size_t spill_buffer_bytes(int64_t limit, int files) {
+  const int64_t share = limit / 64 / std::max(files, 1);
+  return static_cast<size_t>(std::clamp<int64_t>(share, 4 << 10, 64 << 10));
+}
+
+}  // namespace hindsight

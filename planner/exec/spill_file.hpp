@@ -1,0 +1,89 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "planner/storage/column_vector.hpp"
+
+namespace hindsight {
+
+/// A temporary file of rows of fixed column types, written in chunks and read back (spilling: an operator
+/// that would exceed `memory_limit` writes part of its data here instead, docs/spilling.md).
+///
+/// The file is anonymous: created in `dir` and unlinked at once (O_TMPFILE where the file system has it,
+/// else mkstemp + unlink), so it disappears with the object and with the process, whatever way it ends.
+/// Writes go through one buffer of `buffer_bytes` (flushed when full and by flush()); readers each hold a
+/// buffer of their own and read with pread, so several readers may read one file at once (a broadcast's
+/// consumers) while nobody writes. A reader sees what was flushed when it reads.
+///
+/// Chunk format (native byte order; the file never outlives the process): u32 rows, then per column a u8
+/// null flag (1: `rows` null bytes follow), then the values: 8 bytes each for Int64 and Double, u32 length +
+/// bytes for String. Failures (a full disk, a directory that does not exist) throw IO_ERROR naming the
+/// directory.
+class SpillFile {
+ public:
+  SpillFile(std::vector<DataType> types, const std::string& dir, size_t buffer_bytes);
+  ~SpillFile();
+  SpillFile(const SpillFile&) = delete;
+  SpillFile& operator=(const SpillFile&) = delete;
+
+  const std::vector<DataType>& types() const { return types_; }
+  /// Appends every row of `batch` (columns in types() order).
+  void append(const Batch& batch);
+  /// Appends rows sel[0..n) of `batch`.
+  void append(const Batch& batch, const uint32_t* sel, size_t n);
+  /// Writes the buffer out.
+  void flush();
+
+  uint64_t rows() const { return rows_; }
+  /// Bytes appended (flushed or not).
+  uint64_t bytes() const { return file_bytes_ + buffer_.size(); }
+  /// The memory this object holds for buffering (what its owner charges).
+  size_t buffer_capacity() const { return buffer_capacity_; }
+
+  /// Reads a flushed file from its start, chunk after chunk; each next() returns up to about kBatchSize rows.
+  class Reader {
+   public:
+    /// Fills `out` (columns of the file's types); false at the end of what was flushed.
+    bool next(Batch& out);
+    size_t buffer_capacity() const { return capacity_; }
+
+   private:
+    friend class SpillFile;
+    Reader(const SpillFile* file, size_t buffer_bytes) : file_(file), capacity_(buffer_bytes) {}
+    /// Makes `n` bytes available at pos_ (reads more from the file); false when the file ends first.
+    bool ensure(size_t n);
+    const SpillFile* file_;
+    size_t capacity_;
+    uint64_t offset_ = 0;  ///< file offset of buf_[0]
+    std::vector<char> buf_;
+    size_t pos_ = 0;
+  };
+  Reader reader(size_t buffer_bytes) const { return Reader(this, buffer_bytes); }
+
+ private:
+  void write_out(const char* data, size_t n);
+  template <typename RowAt>
+  void append_rows(const Batch& batch, size_t n, RowAt row_at);
+
+  std::vector<DataType> types_;
+  std::string dir_;
+  int fd_ = -1;
+  size_t buffer_capacity_;
+  std::vector<char> buffer_;
+  uint64_t file_bytes_ = 0;
+  uint64_t rows_ = 0;
+};
+
+/// The partition (of `fanout`, a power of two at most 256) a row with storage/join hash `hash` goes to at
+/// recursion `level` (0 for the first split, 1 when a partition that did not fit is split again, ...). The
+/// hash is mixed again per level, so the bits exchanges (hash % buckets) and hash tables (the top bits) use
+/// do not decide it: every row of one worker's repartitioned input shares its low bits, and one partition
+/// split again must spread.
+int spill_partition_of(uint64_t hash, int level, int fanout);
+
+/// How many bytes each of `files` spill files of one operator buffers under a query memory limit of
+/// `limit` bytes: a small share of the limit (so that spilling itself fits), at least 4 KB, at most 64 KB.
+size_t spill_buffer_bytes(int64_t limit, int files);
+
+}  // namespace hindsight

@@ -1,0 +1,157 @@
+#include "planner/exec/spill_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "planner/common/hashing.hpp"
+#include "planner/exec/memory_tracker.hpp"
+#include "tests/unit/planner/exec/exec_test_util.hpp"
+
+namespace hindsight {
+namespace {
+
+using namespace hindsight::testing;
+
+/// Rows `from`..`to` of an (int, string, double) batch; every 7th int and every 5th string NULL, strings of
+/// growing length (some longer than the inline buffer).
+Batch rows(int from, int to) {
+  std::vector<OptInt> k;
+  std::vector<OptStr> s;
+  std::vector<OptDbl> d;
+  for (int i = from; i < to; ++i) {
+    k.push_back(i % 7 == 0 ? std::nullopt : OptInt(i));
+    s.push_back(i % 5 == 0 ? std::nullopt : OptStr(std::string(static_cast<size_t>(i % 40), 'a' + i % 26)));
+    d.push_back(i * 0.5);
+  }
+  return make_batch({int_col(k), str_col(s), dbl_col(d)});
+}
+
+std::vector<std::string> render(const Batch& b) {
+  std::vector<std::string> out;
+  for (size_t r = 0; r < b.rows; ++r) {
+    std::string line;
+    for (auto& c : b.columns) line += (c.is_null(r) ? "NULL" : c.get(r).to_string()) + "|";
+    out.push_back(line);
+  }
+  return out;
+}
+
+std::vector<std::string> read_all(SpillFile::Reader reader, size_t* batches = nullptr) {
+  std::vector<std::string> out;
+  Batch b;
+  while (reader.next(b)) {
+    EXPECT_LE(b.rows, kBatchSize);
+    for (auto& c : b.columns) EXPECT_EQ(c.size(), b.rows);
+    for (auto& line : render(b)) out.push_back(line);
+    if (batches) ++*batches;
+  }
+  return out;
+}
+
+std::string tmp() { return std::filesystem::temp_directory_path().string(); }
+
+TEST(SpillFileTest, RoundTripsRowsNullsAndStringsAcrossManySmallWrites) {
+  Batch a = rows(0, 3000), b = rows(3000, 3100);
+  SpillFile f(types_of(a), tmp(), 4096);  // a buffer far smaller than the data: many writes
+  f.append(a);
+  f.append(b);
+  f.flush();
+  EXPECT_EQ(f.rows(), 3100u);
+  EXPECT_GT(f.bytes(), 3100u * 16);
+  auto want = render(a);
+  for (auto& line : render(b)) want.push_back(line);
+  size_t batches = 0;
+  EXPECT_EQ(read_all(f.reader(1024), &batches), want);
+  EXPECT_GE(batches, 2u);
+}
+
+TEST(SpillFileTest, SelectedRowsOnlyAndAColumnWhoseNullsStartLater) {
+  Batch a = rows(1, 7);  // no NULL int (1..6), strings: row 5 NULL
+  Batch b = rows(7, 15);  // int 7 and 14 NULL
+  std::vector<uint32_t> sel = {0, 2, 4};
+  SpillFile f(types_of(a), tmp(), 1 << 16);
+  f.append(a, sel.data(), sel.size());
+  f.append(b);
+  f.flush();
+  auto got = read_all(f.reader(1 << 16));
+  auto ra = render(a), rb = render(b);
+  std::vector<std::string> want = {ra[0], ra[2], ra[4]};
+  want.insert(want.end(), rb.begin(), rb.end());
+  EXPECT_EQ(got, want);
+}
+
+TEST(SpillFileTest, TwoReadersReadTheSameFileIndependently) {
+  Batch a = rows(0, 5000);
+  SpillFile f(types_of(a), tmp(), 8192);
+  f.append(a);
+  f.flush();
+  auto r1 = f.reader(4096), r2 = f.reader(100000);
+  Batch x, y;
+  ASSERT_TRUE(r1.next(x));
+  ASSERT_TRUE(r2.next(y));
+  EXPECT_EQ(render(x).front(), render(y).front());
+  EXPECT_EQ(read_all(f.reader(4096)).size(), 5000u);
+}
+
+TEST(SpillFileTest, UnflushedRowsAreNotSeenAndAnEmptyFileReadsNothing) {
+  Batch a = rows(0, 10);
+  SpillFile f(types_of(a), tmp(), 1 << 16);
+  Batch out;
+  EXPECT_FALSE(f.reader(4096).next(out));
+  f.append(a);
+  EXPECT_FALSE(f.reader(4096).next(out));  // still in the write buffer
+  f.flush();
+  EXPECT_EQ(read_all(f.reader(4096)).size(), 10u);
+}
+
+TEST(SpillFileTest, AMissingDirectoryIsAnIoErrorNamingIt) {
+  try {
+    SpillFile f({DataType::bigint()}, "/nonexistent-hindsight-dir", 4096);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::IO_ERROR);
+    EXPECT_NE(std::string(e.what()).find("/nonexistent-hindsight-dir"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SpillFileTest, PartitionsSpreadRowsThatShareTheirLowBitsAndSplitAgainAtTheNextLevel) {
+  // Rows one worker receives from a repartition share hash % workers: they must still spread.
+  std::map<int, int> level0;
+  std::map<int, int> level1_of_part0;
+  int n = 0;
+  for (int64_t v = 0; n < 16000; ++v) {
+    uint64_t h = hash_int64(v);
+    if (h % 4 != 1) continue;
+    ++n;
+    int p = spill_partition_of(h, 0, 16);
+    ++level0[p];
+    if (p == 0) ++level1_of_part0[spill_partition_of(h, 1, 16)];
+  }
+  ASSERT_EQ(level0.size(), 16u);
+  for (auto& [p, c] : level0) EXPECT_NEAR(c, 1000, 200) << "partition " << p;
+  EXPECT_EQ(level1_of_part0.size(), 16u);
+}
+
+TEST(SpillFileTest, BufferSizeIsAShareOfTheLimitWithinBounds) {
+  EXPECT_EQ(spill_buffer_bytes(1 << 20, 16), 4u << 10);
+  EXPECT_EQ(spill_buffer_bytes(int64_t{8} << 30, 16), 64u << 10);
+  EXPECT_EQ(spill_buffer_bytes(int64_t{64} << 20, 16), 64u << 10);
+  EXPECT_EQ(spill_buffer_bytes(int64_t{16} << 20, 16), 16u << 10);
+}
+
+TEST(MemoryTrackerTest, TryChargeRefusesWithoutThrowingOrCharging) {
+  MemoryTracker m(1000);
+  EXPECT_TRUE(m.try_charge(600, 600));
+  EXPECT_FALSE(m.try_charge(500, 500));
+  EXPECT_EQ(m.used(), 600);
+  EXPECT_EQ(m.live(), 600);
+  EXPECT_THROW(m.charge(500, "X"), Error);
+  EXPECT_EQ(m.used(), 600);
+  EXPECT_TRUE(m.try_charge(400, 0));
+  EXPECT_EQ(m.peak(), 1000);
+}
+
+}  // namespace
+}  // namespace hindsight
