@@ -58,8 +58,9 @@ void add_common(CLI::App* cmd, QueryOptions& o, const std::string& formats) {
                   "TIMEOUT), overlay (apply reexec_overlay settings), retry (re-run after TRANSIENT), misestimate "
                   "(re-plan a successful attempt whose worst q-error exceeds reexec_qerror_threshold), slow "
                   "(re-plan an attempt slower than reexec_slow_factor x what its cost predicts, or than "
-                  "reexec_slow_ms); misestimate and slow run the better plan now with "
-                  "reexec_on_misestimate=rerun, else only learn; none = one attempt. Default: all five");
+                  "reexec_slow_ms), spill (after MEMORY_LIMIT_EXCEEDED, let the next attempts spill to disk: SET spill); "
+                  "misestimate and slow run the better plan now with "
+                  "reexec_on_misestimate=rerun, else only learn; none = one attempt. Default: all six");
   cmd->add_option("-f,--file", o.file, "Read the SQL from this file");
   cmd->add_option("sql", o.sql, "The SQL text (or use -f)");
 }

@@ -30,7 +30,7 @@ std::vector<std::string> setting_names() {
           "reexec_slow_ms", "regression_guard", "fault_injection", "spill", "spill_directory"};
 }
 
-std::vector<std::string> reexec_strategy_names() { return {"reoptimize", "overlay", "retry", "misestimate", "slow"}; }
+std::vector<std::string> reexec_strategy_names() { return {"reoptimize", "overlay", "retry", "misestimate", "slow", "spill"}; }
 
 std::string spill_directory(const Settings& s) {
   if (!s.spill_directory.empty()) return s.spill_directory;

@@ -44,7 +44,7 @@ struct Settings {
 
   /// Re-execution (reexec/, docs/reexec.md): the strategies (plugins) a query statement may use, in
   /// order; empty = none (one attempt, exactly as without the driver).
-  std::vector<std::string> reexec_strategies = {"reoptimize", "overlay", "retry", "misestimate", "slow"};
+  std::vector<std::string> reexec_strategies = {"reoptimize", "overlay", "retry", "misestimate", "slow", "spill"};
   int reexec_max_attempts = 3;     ///< attempts per statement, the first included
   int64_t reexec_time_budget_ms = 0;  ///< no new attempt starts after this much time (0 = none)
   /// Settings applied on re-execution ("name=value;name=value"): to every extra attempt, and per

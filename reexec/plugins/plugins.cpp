@@ -8,6 +8,7 @@ std::unique_ptr<Plugin> make_plugin(const std::string& name) {
   if (name == "retry") return make_retry_plugin();
   if (name == "misestimate") return make_misestimate_plugin();
   if (name == "slow") return make_slow_plugin();
+  if (name == "spill") return make_spill_plugin();
   return nullptr;
 }
 

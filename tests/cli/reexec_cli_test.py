@@ -87,7 +87,7 @@ def main():
                 check(a[0]["reexec_reason"] is None, "the first attempt has no reason")
                 check(a[1]["status"] == "ok" and a[0]["plan_hash"] != a[1]["plan_hash"], f"another plan: {a}")
                 why = a[1]["reexec_reason"] or ""
-                check("reoptimize after MEMORY_LIMIT_EXCEEDED in attempt 1" in why and "broadcast -> partitioned" in why,
+                check("reoptimize+spill after MEMORY_LIMIT_EXCEEDED in attempt 1; spill on" in why and "broadcast -> partitioned" in why,
                       f"reason: {why}")
             check(free and obj["rows"] == free["rows"], f"same rows as unconstrained: {obj['rows']} vs {free and free['rows']}")
         check("re-execution: attempt 1 failed (MEMORY_LIMIT_EXCEEDED: HashJoinBuild#" in err and "attempt 2 succeeded" in err,

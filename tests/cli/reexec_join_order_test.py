@@ -95,7 +95,7 @@ def main():
                 check(a[1]["status"] == "ok" and a[1]["plan_hash"] != a[0]["plan_hash"],
                       f"workers={workers}: attempt 2 runs another plan: {a}")
                 why = a[1]["reexec_reason"] or ""
-                check(why.startswith("reoptimize after MEMORY_LIMIT_EXCEEDED in attempt 1")
+                check(why.startswith("reoptimize+spill after MEMORY_LIMIT_EXCEEDED in attempt 1")
                       and "new join orders⋈customer" in why and "join orders⋈lineitem dropped" in why,
                       f"workers={workers}: the reason names the new join order: {why}")
                 check(a[1]["peak_memory"] <= LIMIT_BYTES, f"workers={workers}: attempt 2 fits: {a[1]}")

@@ -143,6 +143,35 @@ TEST(ReExecDriverTest, AnOverlayScopedToMemoryLimitExceededAppliesToItAndNotToTi
   EXPECT_EQ(g.attempts.size(), 2u);
 }
 
+TEST(ReExecDriverTest, SpillTurnsSpillingOnForTheAttemptsAfterMemoryLimitExceeded) {
+  Settings s = base_settings();
+  s.reexec_strategies = {"spill"};
+  // An injected MEMORY_LIMIT_EXCEEDED: the plan does not change, the settings do, so attempt 2 runs.
+  s.fault_injection = parse_fault_spec("operator=HashJoinBuild;after_rows=100;error=MEMORY_LIMIT_EXCEEDED;times=1");
+  auto r = run_reexec(kJoin, s);
+  ASSERT_TRUE(r.ok()) << r.error->format();
+  ASSERT_EQ(r.attempts.size(), 2u);
+  EXPECT_EQ(r.attempts[0].plan_hash, r.attempts[1].plan_hash);
+  EXPECT_NE(r.attempts[1].reexec_reason.find("spill after MEMORY_LIMIT_EXCEEDED in attempt 1"), std::string::npos)
+      << r.attempts[1].reexec_reason;
+  EXPECT_NE(r.attempts[1].reexec_reason.find("spill on"), std::string::npos) << r.attempts[1].reexec_reason;
+
+  // Failing again with spilling on, the same plan is not run a third time: it would spill the same way.
+  s.fault_injection.times = 2;
+  auto twice = run_reexec(kJoin, s);
+  ASSERT_FALSE(twice.ok());
+  EXPECT_EQ(twice.error->code(), ErrorCode::MEMORY_LIMIT_EXCEEDED);
+  EXPECT_EQ(twice.attempts.size(), 2u);
+  EXPECT_TRUE(has_warning(twice, "the plan did not change")) << ::testing::PrintToString(twice.warnings);
+
+  // A session that spills already gets nothing more from it.
+  s.fault_injection.times = 1;
+  s.spill = true;
+  auto spilling = run_reexec(kJoin, s);
+  ASSERT_FALSE(spilling.ok());
+  EXPECT_EQ(spilling.attempts.size(), 1u);
+}
+
 TEST(ReExecDriverTest, AReplanThatGivesTheSamePlanIsNotRun) {
   Settings s = base_settings();
   s.reexec_strategies = {"reoptimize"};
@@ -227,7 +256,7 @@ TEST(ReExecDriverTest, TheMapJoinCaseIsRescuedByReoptimize) {
   EXPECT_EQ(r.attempts[0].error->code(), ErrorCode::MEMORY_LIMIT_EXCEEDED);
   EXPECT_NE(r.attempts[0].plan_hash, r.attempts[1].plan_hash);
   const std::string& why = r.attempts[1].reexec_reason;
-  EXPECT_NE(why.find("reoptimize after MEMORY_LIMIT_EXCEEDED in attempt 1"), std::string::npos) << why;
+  EXPECT_NE(why.find("reoptimize+spill after MEMORY_LIMIT_EXCEEDED in attempt 1; spill on; plan changed"), std::string::npos) << why;
   EXPECT_NE(why.find("broadcast -> partitioned"), std::string::npos) << why;
   EXPECT_NE(why.find("build estimate 1.6k -> observed 58k rows"), std::string::npos) << why;
   EXPECT_EQ(first_cell(r), first_cell(expected));
