@@ -151,6 +151,7 @@ nlohmann::json format_json(const StatementResult& r, bool with_rows) {
                              {"plan_ms", a.plan_ms},
                              {"stats_ms", a.stats_ms},
                              {"peak_memory", a.peak_memory},
+                             {"spilled_bytes", a.spilled_bytes},
                              {"plan_hash", a.plan_hash.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.plan_hash)},
                              {"reexec_reason", a.reexec_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.reexec_reason)},
                              {"reexec_decision",

@@ -258,8 +258,10 @@ std::vector<std::string> describe_attempts(const StatementResult& result) {
     std::string first = before.error ? fmt::format("failed ({}: {})", error_code_name(before.error->code()),
                                                    before.error->message())
                                      : std::string("succeeded");
-    lines.push_back(fmt::format("re-execution: attempt {} {}; attempt {} {}: {}", before.number, first, a.number,
-                                a.error ? "failed" : "succeeded", a.reexec_reason));
+    const std::string spilled =
+        a.spilled_bytes > 0 ? fmt::format(" (spilled {})", format_bytes(static_cast<int64_t>(a.spilled_bytes))) : "";
+    lines.push_back(fmt::format("re-execution: attempt {} {}; attempt {} {}{}: {}", before.number, first, a.number,
+                                a.error ? "failed" : "succeeded", spilled, a.reexec_reason));
   }
   // What was decided after an attempt without running another (misestimate/slow: learned, or not worth it).
   for (const Attempt& a : result.attempts)

@@ -89,6 +89,8 @@ Attempt AttemptRun::report() const {
   a.plan_ms = compiled ? compiled->plan_ms : 0;
   a.stats_ms = stats_ms;
   a.peak_memory = executed_run ? executed.peak_memory : 0;
+  if (executed_run)
+    for (const auto& [id, st] : executed.stats) a.spilled_bytes += st.spilled_bytes;
   return a;
 }
 

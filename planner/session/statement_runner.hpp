@@ -31,6 +31,8 @@ struct Attempt {
   /// The most memory the attempt held at once, tables it loaded included (what `memory_limit` is
   /// checked against); 0 when it did not run.
   int64_t peak_memory = 0;
+  /// What its operators wrote to spill files (spill = on, docs/spilling.md); 0 when nothing spilled.
+  uint64_t spilled_bytes = 0;
 };
 
 /// The outcome of the last non-SET statement of a script.
