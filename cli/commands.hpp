@@ -1,5 +1,9 @@
 #pragma once
 #include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "planner/session/session.hpp"
 
 namespace hindsight::cli {
 
@@ -8,5 +12,15 @@ namespace hindsight::cli {
 void add_gen_command(CLI::App& app, int& exit_code);
 void add_query_commands(CLI::App& app, int& exit_code);  // query, explain
 void add_stats_command(CLI::App& app, int& exit_code);   // stats list | show | summary | gc | export | import | clear
+void add_workload_commands(CLI::App& app, int& exit_code);  // capture, workload show
+
+/// Reads a statement file (at most 64 MB); throws IO_ERROR naming it.
+std::string read_sql_file(const std::string& path);
+/// Sets a session up the way `query` does: the persistent stats store (`store`, default
+/// <data>/.hindsight/stats.db, opened on first use), the --set settings in order (throws TYPE_ERROR /
+/// BIND_ERROR for a bad one; returns false, with a message on stderr, for one that is not name=value: a usage
+/// error), and the re-execution driver as its statement runner.
+bool configure_session(Session& session, const std::string& data, const std::string& store,
+                       const std::vector<std::string>& sets);
 
 }  // namespace hindsight::cli

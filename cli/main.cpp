@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   hindsight::cli::add_gen_command(app, exit_code);
   hindsight::cli::add_query_commands(app, exit_code);
   hindsight::cli::add_stats_command(app, exit_code);
+  hindsight::cli::add_workload_commands(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -70,6 +70,26 @@ enum class Command { Query, Explain, Groups };
 /// A statement file larger than this is refused; it is read in chunks, so `-f /dev/zero` stops here too.
 constexpr size_t kMaxSqlFileBytes = size_t{64} << 20;
 
+}  // namespace
+
+bool configure_session(Session& session, const std::string& data, const std::string& store_path,
+                       const std::vector<std::string>& sets) {
+  // The persistent stats scope: opened when the first statement that uses it runs.
+  const std::string store = store_path.empty() ? (std::filesystem::path(data) / ".hindsight" / "stats.db").string() : store_path;
+  session.set_persistent_stats([store](std::vector<std::string>& warnings) { return stats::open_stats_store(store, warnings); });
+  for (auto& kv : sets) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos) {
+      std::cerr << "--set expects name=value, got '" << kv << "'\n";
+      return false;
+    }
+    apply_setting(session.settings(), kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  // Query statements go through the re-execution driver (reexec_strategies = none: one attempt).
+  session.set_statement_runner(std::make_shared<reexec::ReExecDriver>());
+  return true;
+}
+
 std::string read_sql_file(const std::string& path) {
   const std::string shown = printable(path);
   std::error_code ec;
@@ -92,6 +112,8 @@ std::string read_sql_file(const std::string& path) {
     throw Error(ErrorCode::IO_ERROR, fmt::format("cannot read SQL file '{}': {}", shown, std::strerror(errno)));
   return sql;
 }
+
+namespace {
 
 /// EXPLAIN REOPTIMIZATION: the plan made with what the run observed (each estimate with its source),
 /// what changed against the plan that ran, and that plan with its actual rows.
@@ -170,20 +192,8 @@ int run(QueryOptions& o, Command command) {
     Database db(o.data);
     for (const auto& w : db.catalog().warnings) std::cerr << "warning: " << w << "\n";
     Session session(db);
-    // The persistent stats scope: opened when the first statement that uses it runs.
-    const std::string store = o.store.empty() ? (std::filesystem::path(o.data) / ".hindsight" / "stats.db").string() : o.store;
-    session.set_persistent_stats([store](std::vector<std::string>& warnings) { return stats::open_stats_store(store, warnings); });
-    for (auto& kv : o.sets) {
-      auto eq = kv.find('=');
-      if (eq == std::string::npos) {
-        std::cerr << "--set expects name=value, got '" << kv << "'\n";
-        return 2;
-      }
-      apply_setting(session.settings(), kv.substr(0, eq), kv.substr(eq + 1));
-    }
+    if (!configure_session(session, o.data, o.store, o.sets)) return 2;
     if (!o.reexec.empty()) apply_setting(session.settings(), "reexec_strategies", o.reexec);
-    // Query statements go through the re-execution driver (reexec_strategies = none: one attempt).
-    session.set_statement_runner(std::make_shared<reexec::ReExecDriver>());
     StatementResult r = session.run_script(sql, explain, o.analyze, o.reoptimize);
     for (const auto& line : reexec::describe_attempts(r)) std::cerr << line << "\n";
     for (const auto& w : r.warnings) std::cerr << "warning: " << w << "\n";

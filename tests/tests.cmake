@@ -189,3 +189,9 @@ add_test(NAME cli_reexec_random
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/reexec_random_test.py --bin $<TARGET_FILE:hindsight>
           --uniform ${HINDSIGHT_UNIFORM_DATA} --skewed ${HINDSIGHT_SKEWED_DATA} --jobs 2)
 set_tests_properties(cli_reexec_random PROPERTIES FIXTURES_REQUIRED "tpch_uniform;tpch_skewed" TIMEOUT 600 PROCESSORS 2)
+# Workload capture (docs/workload.md): the skewed workload captured and shown, digests independent of the plan,
+# failing queries recorded, bad SQL and workload files clear errors.
+add_test(NAME cli_workload_capture
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/workload_capture_test.py --bin $<TARGET_FILE:hindsight>
+          --data ${HINDSIGHT_SKEWED_DATA} --workload ${CMAKE_SOURCE_DIR}/bench/workloads/skewed.sql)
+set_tests_properties(cli_workload_capture PROPERTIES FIXTURES_REQUIRED tpch_skewed TIMEOUT 300)

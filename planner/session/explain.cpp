@@ -228,6 +228,26 @@ WorstQError worst_q_error(const CompiledQuery& cq, const ExecutedQuery& run) {
   return worst;
 }
 
+PlanWork plan_work(const CompiledQuery& cq, const ExecutedQuery& run) {
+  PlanWork w;
+  std::function<void(const PhysicalOperator&)> visit = [&](const PhysicalOperator& op) {
+    if (auto a = observed_output(run, op)) {
+      const double rows = static_cast<double>(a->rows);
+      w.rows += rows;
+      if (!a->complete) ++w.incomplete;
+      if (op.kind == PhysicalOpKind::Exchange) {
+        const double per_row = op.estimated_rows > 0 ? op.own_cost.network_bytes / op.estimated_rows : 16.0;
+        w.exchange_bytes += rows * per_row;
+      }
+    }
+    for (auto& c : op.children) visit(*c);
+  };
+  visit(*cq.physical);
+  for (auto& c : cq.ctes) visit(*c.physical);
+  w.work = w.rows + CostModelOptions{}.network_byte_weight * w.exchange_bytes;
+  return w;
+}
+
 std::string plan_hash(const CompiledQuery& cq) {
   std::string text;
   shape_text(*cq.physical, cq.ctx, text);

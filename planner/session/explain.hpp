@@ -30,6 +30,20 @@ struct WorstQError {
 };
 WorstQError worst_q_error(const CompiledQuery& cq, const ExecutedQuery& run);
 
+/// Work, a measure of what a run did that does not rest on a timer: the actual output rows of every physical
+/// operator that ran (CTEs included) plus the bytes its exchanges moved, weighted as the cost model weighs them
+/// (CostModelOptions::network_byte_weight). An exchange's bytes are its actual rows times the bytes per row its
+/// cost priced, so the same plan over the same data gives the same work in every run (bench/plan_quality.py
+/// measures the same figure from EXPLAIN ANALYZE JSON). `incomplete` counts operators cut short (their rows are
+/// lower bounds).
+struct PlanWork {
+  double work = 0;
+  double rows = 0;
+  double exchange_bytes = 0;
+  int incomplete = 0;
+};
+PlanWork plan_work(const CompiledQuery& cq, const ExecutedQuery& run);
+
 /// A stable hash of the physical plan's shape and parameters (hex), to tell whether two
 /// attempts ran the same plan.
 std::string plan_hash(const CompiledQuery& cq);

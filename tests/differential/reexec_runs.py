@@ -85,6 +85,10 @@ class Run:
     def peak(self) -> int:
         return max((a.get("peak_memory") or 0) for a in self.attempts) if self.attempts else 0
 
+    def spilled(self) -> int:
+        """Bytes the last attempt's operators wrote to spill files (spill = on)."""
+        return (self.attempts[-1].get("spilled_bytes") or 0) if self.attempts else 0
+
     def engine_ms(self) -> float:
         """Planning and execution of every attempt (tables were loaded by the earlier statements)."""
         return sum((a.get("plan_ms") or 0) + (a.get("elapsed_ms") or 0) for a in self.attempts)
