@@ -17,9 +17,9 @@ TEST(AggregateWaysTest, LocalWhenHashedOnASubsetOfTheGroups) {
   EXPECT_TRUE(aggregate_is_local(Distribution::replicated(), {}));
   // No groups: a distributed input is never local.
   EXPECT_FALSE(aggregate_is_local(Distribution::hashed({5}, 8), {}));
-  // By a co-location mapping on some of the groups.
+  // By a mapping: a co-location mapping, or columns equal to the hash key (an inner join's other side).
   Distribution d = Distribution::hashed({7}, 8);
-  d.mapped.push_back({"tenant", {6}});
+  d.mapped.push_back({kEqualKeys, {6}});
   EXPECT_TRUE(aggregate_is_local(d, groups));
   d.mapped = {{"tenant", {8}}};
   EXPECT_FALSE(aggregate_is_local(d, groups));
