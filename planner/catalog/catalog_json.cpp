@@ -100,6 +100,9 @@ void parse_colocation(const Checker& check, const json& list, TableDef& t, const
     ColocationMapping mapping;
     mapping.id = check.field(m, "mapping", json::value_t::string, mwhere).get<std::string>();
     if (mapping.id.empty()) check.fail(mwhere, "empty mapping id");
+    // The planner names columns equal to a stream's hash key "=key" (an inner join's other side): ids starting
+    // with '=' are its own.
+    if (mapping.id[0] == '=') check.fail(mwhere, fmt::format("mapping id '{}': ids starting with '=' are reserved", mapping.id));
     const json& cols = check.field(m, "columns", json::value_t::array, mwhere);
     if (cols.empty()) check.fail(mwhere, "a mapping needs at least one column");
     std::string missing;

@@ -11,6 +11,7 @@
 #include "planner/logical/plan_utils.hpp"
 #include "planner/optimizer/join_order/best_join_order.hpp"
 #include "planner/optimizer/join_order/cost_model.hpp"
+#include "planner/physical/aggregate_ways.hpp"
 #include "planner/physical/join_ways.hpp"
 #include "planner/signing/plan_signer.hpp"
 
@@ -164,6 +165,62 @@ struct EquiKey {
   ColumnId a = kInvalidColumn, b = kInvalidColumn;
 };
 
+/// The aggregate a region sits under, directly or through filters and pass-through projections, as the region sees
+/// it: its group keys traced to the region's columns (a computed key, or one a projection does not pass through as
+/// project_distribution renames it, is left out: a distribution hashed on a subset of the rest is hashed on a
+/// subset of the groups) and its figures for aggregate_cost (the estimates made before the reordering).
+struct AggregateAbove {
+  std::vector<ColumnId> groups;  ///< non-empty
+  bool distinct = false;
+  AggregateCostInputs costs;
+};
+
+/// `above` seen through `op` (a filter or projection between the aggregate and what is below `op`); nullopt when
+/// no group key is left.
+std::optional<AggregateAbove> trace_below(const LogicalOperator& op, const AggregateAbove& above) {
+  if (op.kind == LogicalKind::Filter) return above;
+  if (op.kind != LogicalKind::Project) return std::nullopt;
+  const auto& p = op.as<LogicalProject>();
+  AggregateAbove below = above;
+  below.groups.clear();
+  // Input column x counts when the output project_distribution renames it to (the first that passes it through)
+  // is a group key.
+  for (size_t i = 0; i < p.exprs.size(); ++i) {
+    if (p.exprs[i]->kind != ExprKind::ColumnRef) continue;
+    const ColumnId x = p.exprs[i]->column_id;
+    size_t first = 0;
+    while (!(p.exprs[first]->kind == ExprKind::ColumnRef && p.exprs[first]->column_id == x)) ++first;
+    if (first != i) continue;
+    if (std::find(above.groups.begin(), above.groups.end(), p.outputs[i]) != above.groups.end())
+      below.groups.push_back(x);
+  }
+  if (below.groups.empty()) return std::nullopt;
+  return below;
+}
+
+/// What the children of `op` see above them: an aggregate's group keys (at workers > 1, with estimates), or the ones
+/// `above` holds traced through a filter or projection; nullopt otherwise.
+std::optional<AggregateAbove> aggregate_above_children(const LogicalOperator& op, const AggregateAbove* above,
+                                                       const PlanContext& ctx, int workers) {
+  if (workers <= 1) return std::nullopt;
+  if (op.kind == LogicalKind::Aggregate) {
+    const auto& a = op.as<LogicalAggregate>();
+    const LogicalOperator& in = *op.children[0];
+    if (a.groups.empty() || op.estimated_rows < 0 || in.estimated_rows < 0) return std::nullopt;
+    AggregateAbove agg;
+    agg.groups = a.groups;
+    for (const AggregateCall& c : a.aggs) agg.distinct |= c.distinct;
+    agg.costs.input_rows = in.estimated_rows;
+    agg.costs.out_rows = op.estimated_rows;
+    agg.costs.input_width = row_width(in.outputs, ctx);
+    agg.costs.partial_width = partial_aggregate_width(a, ctx);
+    agg.costs.out_width = row_width(op.outputs, ctx);
+    return agg;
+  }
+  if (above == nullptr) return std::nullopt;
+  return trace_below(op, *above);
+}
+
 /// Interesting properties for a region at workers > 1: the distribution of each plan over the workers. Properties
 /// are interned distributions; those hashed on join-key columns of the region (or replicated, or single) each keep
 /// their cheapest plan, all others share one klass (no later join can use them).
@@ -175,6 +232,24 @@ class DistributionModel final : public joinorder::PropertyModel {
     costs_.memory_limit = physical.memory_limit;
     (void)ctx;
     max_plans = 4;
+  }
+
+  /// The aggregate above the region: its group keys are interesting too (a plan hashed on a subset of them keeps
+  /// its own klass), and the root's plans are chosen with what the aggregate pays over each (root_cost).
+  void set_aggregate_above(const AggregateAbove& above) {
+    aggregate_ = above;
+  }
+
+  /// After every relation, condition, member and the aggregate above are known: the klasses of the distributions
+  /// interned so far (the leaves') are decided with every key column known.
+  void ready() {
+    for (size_t i = 0; i < distributions_.size(); ++i) interesting_[i] = is_interesting(distributions_[i]);
+  }
+
+  double root_cost(int property, double) const override {
+    if (!aggregate_) return 0;
+    const Distribution& d = distributions_[static_cast<size_t>(property)];
+    return aggregate_cost(aggregate_shape(d, aggregate_->groups, aggregate_->distinct), aggregate_->costs, costs_);
   }
 
   /// Relation `rel` (an inner input or a semi member's right input).
@@ -323,21 +398,27 @@ class DistributionModel final : public joinorder::PropertyModel {
       if (same_distribution(distributions_[static_cast<size_t>(i)], d)) return i;
     same_hash.push_back(static_cast<int>(distributions_.size()));
     distributions_.push_back(d);
-    bool interesting = d.kind == StreamDistribution::Single || d.kind == StreamDistribution::Replicated;
+    interesting_.push_back(is_interesting(d));
+    return static_cast<int>(distributions_.size()) - 1;
+  }
+
+  bool is_interesting(const Distribution& d) const {
+    if (d.kind == StreamDistribution::Single || d.kind == StreamDistribution::Replicated) return true;
+    if (d.kind != StreamDistribution::Hashed) return false;
     auto keys = [&](const std::vector<ColumnId>& cols) {
       if (cols.empty()) return false;
       for (ColumnId c : cols)
         if (!key_columns_.count(c)) return false;
       return true;
     };
-    if (d.kind == StreamDistribution::Hashed) {
-      // A later join can only stay where a stream is hashed on one of its keys: one column (a composite key's
-      // distribution, left by a two-sided repartition, is rarely met again and would crowd out the others).
-      interesting = d.columns.size() == 1 && keys(d.columns);
-      for (const MappedKey& m : d.mapped) interesting |= keys(m.columns);
-    }
-    interesting_.push_back(interesting);
-    return static_cast<int>(distributions_.size()) - 1;
+    // A later join can only stay where a stream is hashed on one of its keys: one column (a composite key's
+    // distribution, left by a two-sided repartition, is rarely met again and would crowd out the others).
+    bool interesting = d.columns.size() == 1 && keys(d.columns);
+    for (const MappedKey& m : d.mapped) interesting |= keys(m.columns);
+    // The aggregate above runs without an exchange over a stream hashed on a subset of its groups (aggregate_ways):
+    // every such distribution keeps its plan, and all others cost the aggregate alike (root_cost's klass rule).
+    if (aggregate_) interesting |= aggregate_is_local(d, aggregate_->groups);
+    return interesting;
   }
 
   int klass(int property) const { return interesting_[static_cast<size_t>(property)] ? property : -1; }
@@ -350,6 +431,7 @@ class DistributionModel final : public joinorder::PropertyModel {
   std::vector<EquiKey> conditions_;
   std::map<int, Member> members_;
   std::set<ColumnId> key_columns_;
+  std::optional<AggregateAbove> aggregate_;
   mutable std::vector<Distribution> distributions_;
   mutable std::unordered_map<uint64_t, std::vector<int>> by_hash_;
   mutable joinorder::RelSet cached_left_ = 0, cached_right_ = 0;
@@ -377,14 +459,18 @@ bool condition_inside(uint64_t touched, uint64_t set, size_t leaf_count) {
   return all || (touched != 0 && (touched & ~set) == 0 && __builtin_popcountll(touched) >= 2);
 }
 
-bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx,
-                         const PhysicalPlannerOptions& physical) {
+namespace {
+
+/// order_joins_by_cost under `above`: the aggregate the plan sits under (through filters and projections), if any.
+bool order_joins(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx, const PhysicalPlannerOptions& physical,
+                 const AggregateAbove* above) {
   bool changed = false;
   RegionSize size;
   const bool track = is_region_join(*plan, {}) && region_has_left_join(*plan);
   if (is_region_join(*plan, {})) measure(*plan, {}, track, size);
   if (size.inner_joins == 0 || size.relations < 3) {
-    for (auto& c : plan->children) changed |= order_joins_by_cost(c, model, ctx, physical);
+    const std::optional<AggregateAbove> below = aggregate_above_children(*plan, above, ctx, physical.workers);
+    for (auto& c : plan->children) changed |= order_joins(c, model, ctx, physical, below ? &*below : nullptr);
     if (changed) {
       refresh_outputs(*plan);
       model.estimate(*plan);
@@ -402,8 +488,8 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
   std::vector<LogicalPtr>& leaves = region.leaves;
   std::vector<ExprPtr>& conds = region.conds;
   const std::vector<NodeId>& ids = region.ids;
-  for (auto& l : leaves) changed |= order_joins_by_cost(l, model, ctx, physical);
-  for (auto& m : region.semis) changed |= order_joins_by_cost(m.right, model, ctx, physical);
+  for (auto& l : leaves) changed |= order_joins(l, model, ctx, physical, nullptr);
+  for (auto& m : region.semis) changed |= order_joins(m.right, model, ctx, physical, nullptr);
 
   joinorder::QueryGraph graph;
   for (size_t i = 0; i < leaves.size(); ++i)
@@ -524,6 +610,8 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
                                                               : JoinType::NullAwareAnti;
       distributions->add_member(static_cast<int>(leaves.size() + m), type, std::move(lk), std::move(rk));
     }
+    if (above != nullptr) distributions->set_aggregate_above(*above);
+    distributions->ready();
   }
   joinorder::JoinTree tree =
       joinorder::best_join_order(graph, cost, estimator.as_function(), joinorder::kDefaultDpLimit,
@@ -571,6 +659,13 @@ bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext&
     if (c) top->as<LogicalJoin>().conditions.push_back(std::move(c));
   model.estimate(*plan);
   return shape(*plan) != before || changed;
+}
+
+}  // namespace
+
+bool order_joins_by_cost(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx,
+                         const PhysicalPlannerOptions& physical) {
+  return order_joins(plan, model, ctx, physical, nullptr);
 }
 
 }  // namespace hindsight

@@ -24,6 +24,10 @@ struct MappedKey {
   std::vector<ColumnId> columns;
 };
 
+/// The mapping id of columns equal, row by row, to the stream's hash key columns (an inner equi-join's other side):
+/// rows equal on them share the bucket their hash key gives (join_ways: add_equal_keys).
+inline constexpr const char* kEqualKeys = "=key";
+
 struct Distribution {
   StreamDistribution kind = StreamDistribution::Any;
   std::vector<ColumnId> columns;  ///< Hashed

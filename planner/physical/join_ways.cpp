@@ -51,6 +51,25 @@ std::vector<ColumnId> pick(const std::vector<ColumnId>& keys, const std::vector<
   return out;
 }
 
+/// Every row of an inner equi-join has equal probe and build keys: an output hashed on probe key columns holds rows
+/// equal on the matching build key columns in one bucket too (and the reverse). Recorded as a mapping kEqualKeys, so
+/// that what reads mappings (an aggregate on the other side's key, a later co-located join) sees it. Not for outer
+/// or semi joins: an unmatched row's build key is NULL, a semi join has no build columns.
+void add_equal_keys(Distribution& d, const std::vector<ColumnId>& pkeys, const std::vector<ColumnId>& bkeys) {
+  if (d.kind != StreamDistribution::Hashed) return;
+  std::vector<size_t> pos;
+  std::vector<ColumnId> other;
+  if (hindsight::key_positions(d.columns, pkeys, pos)) other = pick(bkeys, pos);
+  else if (hindsight::key_positions(d.columns, bkeys, pos)) other = pick(pkeys, pos);
+  else return;
+  // A computed key the enumerator has no column for (kInvalidColumn) names nothing.
+  if (other == d.columns || std::find(other.begin(), other.end(), kInvalidColumn) != other.end()) return;
+  // One such mapping per stream, this join's: a chain of joins on one key would otherwise grow the list (and the
+  // distinct distributions the enumerator keeps plans for) with every join.
+  std::erase_if(d.mapped, [](const MappedKey& m) { return m.mapping == kEqualKeys; });
+  d.mapped.push_back(MappedKey{kEqualKeys, std::move(other)});
+}
+
 }  // namespace
 
 bool key_positions(const std::vector<ColumnId>& cols, const std::vector<ColumnId>& keys, std::vector<size_t>& out) {
@@ -87,6 +106,9 @@ std::vector<JoinWayOption> join_way_options(const JoinSides& s, const CostModelO
     if (needs_partitioned)
       for (auto& w : ways)
         if (w.out.kind == StreamDistribution::Hashed) w.out = Distribution::any();
+    // At one worker every plan runs where its rows are: the plans stay exactly as they were.
+    if (s.type == JoinType::Inner && o.workers > 1)
+      for (auto& w : ways) add_equal_keys(w.out, pkeys, bkeys);
     return ways;
   };
   if (P.is_single_instance() && B.is_single_instance()) {
@@ -165,6 +187,7 @@ Distribution scan_distribution(const TableDef& def, const std::vector<int>& colu
   Distribution d = Distribution::hashed({}, def.buckets);
   if (!all_read(def.distribution_columns, d.columns)) d.columns.clear();
   for (auto& m : def.colocation) {
+    if (m.id == kEqualKeys) continue;  // reserved (the catalog refuses it); a connector's table could still say it
     MappedKey k{m.id, {}};
     if (all_read(m.columns, k.columns)) d.mapped.push_back(std::move(k));
   }

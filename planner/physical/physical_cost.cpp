@@ -5,15 +5,17 @@
 
 namespace hindsight {
 
+double type_width(const DataType& type) {
+  switch (type.id) {
+    case TypeId::Varchar: return 24;
+    case TypeId::Boolean: return 1;
+    default: return 8;
+  }
+}
+
 double row_width(const std::vector<ColumnId>& columns, const PlanContext& ctx) {
   double w = 16;  // per-row overhead in hash tables and buffers
-  for (ColumnId c : columns) {
-    switch (ctx.column(c).type.id) {
-      case TypeId::Varchar: w += 24; break;
-      case TypeId::Boolean: w += 1; break;
-      default: w += 8; break;
-    }
-  }
+  for (ColumnId c : columns) w += type_width(ctx.column(c).type);
   return w;
 }
 
@@ -34,6 +36,14 @@ PlanCost hash_join_cost(double probe_rows, double build_rows, double out_rows, d
   PlanCost c;
   c.cpu = probe_rows + out_rows + o.hash_build_row * build_rows * copies;
   c.memory_bytes = build_rows * build_width * copies;
+  total_cost(c, o);
+  return c;
+}
+
+PlanCost hash_aggregate_cost(double in_rows, double out_rows, double out_width, const CostModelOptions& o) {
+  PlanCost c;
+  c.cpu = in_rows * 1.5 + out_rows;
+  c.memory_bytes = out_rows * out_width;
   total_cost(c, o);
   return c;
 }
@@ -86,11 +96,7 @@ PlanCost own_cost(const PhysicalOperator& op, const PlanContext& ctx, const Cost
       c.cpu = rows_of(*op.children[0]) * std::max(1.0, rows_of(*op.children[1])) + out;
       c.memory_bytes = rows_of(*op.children[1]) * row_width(op.children[1]->outputs, ctx);
       break;
-    case PhysicalOpKind::HashAggregate:
-      // One hash-table update per input row; the table holds one entry per group.
-      c.cpu = in * 1.5 + out;
-      c.memory_bytes = out * row_width(op.outputs, ctx);
-      break;
+    case PhysicalOpKind::HashAggregate: return hash_aggregate_cost(in, out, row_width(op.outputs, ctx), o);
     case PhysicalOpKind::Sort:
       c.cpu = in * std::max(1.0, std::log2(std::max(2.0, in)));
       c.memory_bytes = in * row_width(op.outputs, ctx);

@@ -26,6 +26,8 @@ struct CostModelOptions {
   double overflow_penalty = 1e15;      ///< a plan estimated over the memory budget
 };
 
+/// Bytes of one value of `type` in a row: 24 for VARCHAR (payload guess), 1 for BOOLEAN, 8 otherwise.
+double type_width(const DataType& type);
 /// Estimated bytes of one row of `columns`: 8 for fixed-width types, 1 for BOOLEAN, 24 for
 /// VARCHAR (payload guess) plus 16 bytes of per-row overhead in hash tables and buffers.
 double row_width(const std::vector<ColumnId>& columns, const PlanContext& ctx);
@@ -38,6 +40,10 @@ double row_width(const PhysicalOperator& op, const PlanContext& ctx);
 ///   memory = build_rows · build_width · (broadcast ? W : 1)
 PlanCost hash_join_cost(double probe_rows, double build_rows, double out_rows, double build_width, bool broadcast,
                         const CostModelOptions& o);
+
+/// The cost of a hash aggregate alone: one hash-table update per input row; the table holds one entry per group.
+///   cpu = in_rows · 1.5 + out_rows,  memory = out_rows · out_width
+PlanCost hash_aggregate_cost(double in_rows, double out_rows, double out_width, const CostModelOptions& o);
 
 /// The cost of an exchange moving `rows` rows of `width` bytes.
 ///   Gather, Repartition: network = rows · width (every row crosses once; with W workers a share

@@ -8,6 +8,7 @@
 #include "planner/common/error.hpp"
 #include "planner/storage/connector/connector.hpp"
 #include "planner/logical/plan_utils.hpp"
+#include "planner/physical/aggregate_ways.hpp"
 #include "planner/physical/join_ways.hpp"
 
 namespace hindsight {
@@ -276,21 +277,8 @@ PhysicalPtr PhysicalPlanner::plan_aggregate(const LogicalOperator& op) {
   auto child = plan_node(*op.children[0]);
   bool distinct = false;
   for (auto& c : a.aggs) distinct |= c.distinct;
-  std::set<ColumnId> groups(a.groups.begin(), a.groups.end());
-  const Distribution& d = child->distribution;
-  bool local = d.is_single_instance();
-  // Every group on one worker already: the stream is hashed on (a subset of) the grouping keys,
-  // by its own key or by a co-location mapping.
-  auto within_groups = [&](const std::vector<ColumnId>& cols) {
-    if (cols.empty()) return false;
-    for (ColumnId c : cols)
-      if (!groups.count(c)) return false;
-    return true;
-  };
-  if (d.kind == StreamDistribution::Hashed && !a.groups.empty()) {
-    local = within_groups(d.columns);
-    for (auto& m : d.mapped) local |= within_groups(m.columns);
-  }
+  // The shape (and its price, for the join order below an aggregate) is aggregate_ways' one definition.
+  const AggregateShape shape = aggregate_shape(child->distribution, a.groups, distinct);
   auto single = [&](PhysicalPtr in) {
     auto agg = make<PhysicalHashAggregate>(&op);
     agg->mode = AggregateMode::Single;
@@ -301,8 +289,8 @@ PhysicalPtr PhysicalPlanner::plan_aggregate(const LogicalOperator& op) {
     agg->children.push_back(std::move(in));
     return agg;
   };
-  if (local) return single(std::move(child));
-  if (distinct) {
+  if (shape == AggregateShape::Local) return single(std::move(child));
+  if (shape == AggregateShape::Moved) {
     // DISTINCT aggregates run in one phase, after moving each group to one worker.
     auto moved = a.groups.empty() ? exchange(std::move(child), ExchangeKind::Gather)
                                   : exchange(std::move(child), ExchangeKind::Repartition, a.groups);
@@ -327,7 +315,7 @@ PhysicalPtr PhysicalPlanner::plan_aggregate(const LogicalOperator& op) {
     }
   }
   partial->distribution = child->distribution;
-  partial->estimated_rows = std::min(child->estimated_rows, op.estimated_rows * options_.workers);
+  partial->estimated_rows = partial_aggregate_rows(child->estimated_rows, op.estimated_rows, options_.workers);
   partial->children.push_back(std::move(child));
   auto moved = a.groups.empty() ? exchange(std::move(partial), ExchangeKind::Gather)
                                 : exchange(std::move(partial), ExchangeKind::Repartition, a.groups);

@@ -58,6 +58,11 @@ struct PropertyModel {
   /// orientation (the other one must then offer a way).
   virtual void join_plans(RelSet left, double left_rows, int left_property, RelSet right, double right_rows,
                           int right_property, double out_rows, std::vector<PropertyPlan>& out) const = 0;
+  /// What the operator above the graph (e.g. an aggregate) pays on top of the plan of the whole graph when that plan
+  /// delivers `property` (`rows`: the graph's rows): the root's plan is chosen by cost + root_cost, and the plans of
+  /// the whole graph compete (max_plans) by that sum. 0 by default: nothing above cares. Must be >= 0 and finite, and
+  /// equal for the properties of one klass (the klass keeps its cheapest plan by cost alone).
+  virtual double root_cost(int property, double rows) const { return 0; }
   int max_plans = 4;
   /// csg–cmp pairs DPccp prices with properties before it gives up on them and plans the graph by the JoinCostModel
   /// alone (every pair costs max_plans² · 2 property pricings): keeps a 14-way clique within the optimizer's budget.

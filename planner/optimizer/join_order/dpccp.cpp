@@ -28,6 +28,7 @@ struct DpEntry {
 /// With interesting properties: the plans kept for one set, cheapest per klass.
 struct PropPlan {
   double cost = 0;  ///< Whole subtree.
+  double rank = 0;  ///< What plans compete by: the cost, plus PropertyModel::root_cost for the whole graph's plans.
   int property = 0;
   int klass = 0;
   int way = 0;
@@ -46,7 +47,7 @@ struct PropSlot {
   void offer(const PropPlan& p, int limit) {
     for (int i = 0; i < count; ++i) {
       if (plans[i].klass != p.klass) continue;
-      if (p.cost < plans[i].cost) plans[i] = p;
+      if (p.rank < plans[i].rank) plans[i] = p;
       return;
     }
     if (count < limit) {
@@ -55,14 +56,14 @@ struct PropSlot {
     }
     int worst = 0;
     for (int i = 1; i < count; ++i)
-      if (plans[i].cost > plans[worst].cost) worst = i;
-    if (p.cost < plans[worst].cost) plans[worst] = p;
+      if (plans[i].rank > plans[worst].rank) worst = i;
+    if (p.rank < plans[worst].rank) plans[worst] = p;
   }
 
   int cheapest() const {
     int best = 0;
     for (int i = 1; i < count; ++i)
-      if (plans[i].cost < plans[best].cost) best = i;
+      if (plans[i].rank < plans[best].rank) best = i;
     return best;
   }
 };
@@ -105,7 +106,8 @@ class DpccpComponent {
         stats_(stats),
         table_(rel_count(component)),
         has_semi_members_((component & graph.semi_members()) != 0),
-        properties_(properties) {
+        properties_(properties),
+        whole_graph_(component == graph.all()) {
     number_breadth_first(component);
     if (properties_ != nullptr) {
       plan_limit_ = std::clamp(properties_->max_plans, 1, PropSlot::kMax);
@@ -124,7 +126,11 @@ class DpccpComponent {
         scratch_.clear();
         properties_->leaf_plans(global_rel_[i], leaf.rows, scratch_);
         PropSlot& slot = prop_slot(rel_bit(i));
-        for (const PropertyPlan& p : scratch_) slot.offer(PropPlan{p.cost, p.property, p.klass, p.way}, plan_limit_);
+        const bool root = whole_graph_ && k_ == 1;
+        for (const PropertyPlan& p : scratch_)
+          slot.offer(PropPlan{p.cost, p.cost + (root ? properties_->root_cost(p.property, leaf.rows) : 0), p.property,
+                              p.klass, p.way},
+                     plan_limit_);
         leaf.cost = slot.plans[slot.cheapest()].cost;
       }
     }
@@ -271,6 +277,8 @@ class DpccpComponent {
     const PropSlot pa = prop_slot(s1);
     const PropSlot pb = prop_slot(s2);
     PropSlot& out = prop_slot(s1 | s2);
+    // The whole graph's plans compete with what the operator above pays for what each delivers.
+    const bool root = whole_graph_ && (s1 | s2) == first_rels(k_);
     auto orient = [&](RelSet l, const DpEntry& le, const PropSlot& lp, RelSet r, const DpEntry& re, const PropSlot& rp) {
       for (int i = 0; i < lp.count; ++i) {
         for (int j = 0; j < rp.count; ++j) {
@@ -278,10 +286,12 @@ class DpccpComponent {
           properties_->join_plans(le.global, le.rows, lp.plans[i].property, re.global, re.rows, rp.plans[j].property,
                                   entry.rows, scratch_);
           const double inputs = lp.plans[i].cost + rp.plans[j].cost;
-          for (const PropertyPlan& p : scratch_)
-            out.offer(PropPlan{inputs + p.cost, p.property, p.klass, p.way, l, r, static_cast<uint8_t>(i),
-                               static_cast<uint8_t>(j)},
+          for (const PropertyPlan& p : scratch_) {
+            const double cost = inputs + p.cost;
+            out.offer(PropPlan{cost, cost + (root ? properties_->root_cost(p.property, entry.rows) : 0), p.property,
+                               p.klass, p.way, l, r, static_cast<uint8_t>(i), static_cast<uint8_t>(j)},
                       plan_limit_);
+          }
         }
       }
     };
@@ -330,6 +340,7 @@ class DpccpComponent {
   DpTable table_;
   bool has_semi_members_;
   const PropertyModel* properties_;
+  bool whole_graph_;  // the component is the whole graph: its plan is what the operator above reads (root_cost)
   int plan_limit_ = 1;
   uint64_t property_pairs_ = 0;
   std::vector<PropSlot> prop_dense_;

@@ -114,6 +114,19 @@ TEST_F(ColocationMappingTest, MappingOnNonHashTableIsIgnoredWithAWarning) {
   EXPECT_NE(cat.warnings[0].find("not hash-distributed"), std::string::npos);
 }
 
+TEST_F(ColocationMappingTest, ReservedMappingIdIsADataError) {
+  // "=key" is the planner's own: columns equal to the hash key after an inner join (join_ways: add_equal_keys).
+  try {
+    parse_catalog(R"({"tables": [{"name": "r", "file": "r.csv", "columns": [{"name": "k", "type": "BIGINT"}],
+       "distribution": {"kind": "hash", "columns": ["k"], "colocation": [{"mapping": "=key", "columns": ["k"]}]}}]})",
+                  "c.json", "");
+    ADD_FAILURE() << "expected DATA_ERROR";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::DATA_ERROR);
+    EXPECT_NE(e.format().find("reserved"), std::string::npos) << e.format();
+  }
+}
+
 TEST_F(ColocationMappingTest, BadlyShapedMappingIsADataError) {
   try {
     parse_catalog(R"({"tables": [{"name": "r", "file": "r.csv", "columns": [{"name": "k", "type": "BIGINT"}],
