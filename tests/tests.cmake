@@ -50,6 +50,12 @@ add_test(NAME differential_skewed_workload
 set_tests_properties(differential_skewed_workload PROPERTIES
   FIXTURES_REQUIRED tpch_skewed TIMEOUT 900 PROCESSORS 2)
 
+# bench/workloads/tpch.sql is generated from tests/differential/tpch (bench/workloads/tpch_workload.py): the same 22
+# statements, and the file the script writes. No data needed.
+add_test(NAME workload_tpch_in_sync
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/differential/tpch_workload_test.py)
+set_tests_properties(workload_tpch_in_sync PROPERTIES TIMEOUT 60)
+
 add_test(NAME sql_files
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/sql/run_sql_tests.py --bin $<TARGET_FILE:hindsight>
           --data ${HINDSIGHT_UNIFORM_DATA} --jobs 2 ${CMAKE_SOURCE_DIR}/tests/sql)
