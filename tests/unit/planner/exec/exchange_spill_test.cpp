@@ -1,0 +1,112 @@
+// Exchange buffers that spill (docs/spilling.md): every kind delivers exactly the rows, in the order, of the
+// unconstrained run; the sinks' stats say what was written; with spill off the same limit fails.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "planner/common/error.hpp"
+#include "planner/exec/exchange.hpp"
+#include "planner/exec/operators/exchange_sink.hpp"
+#include "planner/exec/operators/exchange_source.hpp"
+#include "tests/unit/planner/exec/exec_test_util.hpp"
+
+namespace hindsight {
+namespace {
+
+using namespace hindsight::testing;
+using V = std::vector<std::string>;
+
+const std::vector<DataType> kTypes{DataType::bigint(), DataType::varchar()};
+
+/// Rows from..to: a key with NULLs, strings some longer than the inline buffer.
+Batch rows(int from, int to) {
+  std::vector<OptInt> k;
+  std::vector<OptStr> s;
+  for (int i = from; i < to; ++i) {
+    k.push_back(i % 97 == 0 ? std::nullopt : OptInt(i % 50));
+    s.push_back(i % 11 == 0 ? std::nullopt : OptStr("row-" + std::to_string(i) + std::string(static_cast<size_t>(i % 30), 'x')));
+  }
+  return make_batch({int_col(k), str_col(s)});
+}
+
+struct Run {
+  std::vector<V> per_consumer;
+  OperatorStats sinks;  ///< summed over the producers
+};
+
+/// Pushes producer w's rows through a sink on worker w (one after the other, as a fragment's instances may
+/// run), then drains every consumer. Spill on when `spill`.
+Run through(int64_t limit, bool spill, ExchangeKind kind, int consumers, int producers) {
+  TestContext tc(limit);
+  tc.ctx.spill = spill;
+  tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
+  auto buf = std::make_shared<ExchangeBuffer>(kind, consumers, kTypes, &tc.memory,
+                                              kind == ExchangeKind::Repartition ? std::vector<int>{0} : std::vector<int>{});
+  if (spill) buf->enable_spill(tc.ctx.spill_directory);
+  Run run;
+  for (int w = 0; w < producers; ++w) {
+    ExchangeSinkOp sink(&tc.ctx, w, source(&tc.ctx, rows(w * 20000, (w + 1) * 20000), 700, w), buf);
+    EXPECT_EQ(drain(sink), V{});
+    run.sinks.merge(sink.stats());
+  }
+  for (int c = 0; c < consumers; ++c) {
+    ExchangeSourceOp src(&tc.ctx, c, buf);
+    run.per_consumer.push_back(drain(src));
+  }
+  EXPECT_EQ(buf->spilled_rows(), run.sinks.spilled_rows);
+  EXPECT_EQ(buf->buffered_bytes(), 0) << "read buffers and spill files are released once read";
+  EXPECT_EQ(tc.memory.used(), 0);
+  if (spill) {
+    EXPECT_LE(tc.memory.peak(), limit);
+  }
+  return run;
+}
+
+void expect_spilled_same(ExchangeKind kind, int consumers, int producers) {
+  const Run want = through(int64_t{1} << 40, false, kind, consumers, producers);
+  EXPECT_EQ(want.sinks.spilled_rows, 0u);
+  const Run got = through(256 << 10, true, kind, consumers, producers);
+  ASSERT_EQ(got.per_consumer.size(), want.per_consumer.size());
+  size_t total = 0;
+  for (size_t c = 0; c < want.per_consumer.size(); ++c) {
+    total += want.per_consumer[c].size();
+    EXPECT_EQ(got.per_consumer[c], want.per_consumer[c]) << "consumer " << c << " (rows and order)";
+  }
+  EXPECT_EQ(total, static_cast<size_t>(producers * 20000) * (kind == ExchangeKind::Broadcast ? consumers : 1));
+  EXPECT_GT(got.sinks.spilled_rows, 0u);
+  EXPECT_GT(got.sinks.spilled_bytes, 0u);
+  EXPECT_GE(got.sinks.spills, 1u);
+  // Broadcast writes a row once for all consumers.
+  EXPECT_LE(got.sinks.spilled_rows, static_cast<uint64_t>(producers * 20000));
+  EXPECT_THROW(
+      {
+        try {
+          through(256 << 10, false, kind, consumers, producers);
+        } catch (const Error& e) {
+          EXPECT_EQ(e.code(), ErrorCode::MEMORY_LIMIT_EXCEEDED);
+          throw;
+        }
+      },
+      Error);
+}
+
+TEST(ExchangeSpillTest, GatherDeliversEveryRowInPushOrder) { expect_spilled_same(ExchangeKind::Gather, 1, 3); }
+
+TEST(ExchangeSpillTest, BroadcastToThreeConsumersSharesOneFile) {
+  expect_spilled_same(ExchangeKind::Broadcast, 3, 2);
+}
+
+TEST(ExchangeSpillTest, RepartitionKeepsEachConsumersRows) { expect_spilled_same(ExchangeKind::Repartition, 3, 2); }
+
+TEST(ExchangeSpillTest, WriteBufferThatDoesNotFitFailsWithAMessage) {
+  try {
+    through(3 << 10, true, ExchangeKind::Gather, 1, 1);
+    FAIL() << "expected MEMORY_LIMIT_EXCEEDED";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::MEMORY_LIMIT_EXCEEDED);
+    EXPECT_NE(std::string(e.what()).find("write buffer"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace hindsight
