@@ -106,13 +106,37 @@ ExchangeBuffer::Spilled ExchangeBuffer::push(int consumer, Batch batch, const st
       return {};
     }
     HS_ASSERT(!reading_, "exchange: a spill file would start after its consumers began to read");
+    // Start the file with what this consumer has queued (they were pushed first: the order is kept) and free
+    // it, then charge the file's write buffer in the room that made.
     const int files = static_cast<int>(files_.size());
     files_[f] = std::make_unique<SpillFile>(types_, spill_directory_, spill_buffer_bytes(memory_->limit(), files));
-    const auto buffer = static_cast<int64_t>(files_[f]->buffer_capacity());
+    SpillFile& file = *files_[f];
+    int64_t freed = 0, freed_live = 0;
+    auto move_out = [&](const Batch& b, int64_t entry_bytes, int64_t entry_live) {
+      const uint64_t before = file.bytes();
+      file.append(b);
+      out.rows += b.rows;
+      out.bytes += file.bytes() - before;
+      freed += entry_bytes;
+      freed_live += entry_live;
+    };
+    if (kind_ == ExchangeKind::Broadcast) {
+      for (SharedEntry& e : shared_) move_out(*e.batch, e.bytes * copies, e.live * copies);
+      shared_.clear();
+    } else {
+      for (Entry& e : parts_[f]) move_out(e.batch, e.bytes, e.live);
+      parts_[f].clear();
+    }
+    charged_ -= freed;
+    charged_live_ -= freed_live;
+    memory_->release(freed, freed_live);
+    const auto buffer = static_cast<int64_t>(file.buffer_capacity());
     try {
-      memory_->charge(buffer, producer_label + " spilling an exchange (its write buffer)", buffer);
+      memory_->charge(buffer, producer_label + ": spilling did not help: the write buffer of the exchange's spill file does not fit"
+                      " even with what the exchange held moved to disk:",
+                      buffer);
     } catch (...) {
-      files_[f].reset();
+      files_[f].reset();  // nothing is lost: the error fails the query
       throw;
     }
     charged_ += buffer;
@@ -122,8 +146,8 @@ ExchangeBuffer::Spilled ExchangeBuffer::push(int consumer, Batch batch, const st
   HS_ASSERT(!reading_, "exchange: a push to a spill file after its consumers began to read");
   const uint64_t before = files_[f]->bytes();
   files_[f]->append(batch);
-  out.rows = batch.rows;
-  out.bytes = files_[f]->bytes() - before;
+  out.rows += batch.rows;
+  out.bytes += files_[f]->bytes() - before;
   spilled_rows_ += out.rows;
   spilled_bytes_ += out.bytes;
   return out;

@@ -39,8 +39,9 @@ inline const char* exchange_kind_name(ExchangeKind k) {
 /// compacted first, so that what the buffer charges stays within 2x of the rows it holds.
 /// Spilling (enable_spill, docs/spilling.md): a push whose charge is refused writes the batch to a SpillFile
 /// instead (Gather/Repartition: one per consumer; Broadcast: one shared by all consumers, each reading it with
-/// a reader of its own), and every later push for that consumer goes to the file as well, so that a consumer
-/// still sees each producer's batches in the order they were pushed. Pops drain memory first, then the file.
+/// a reader of its own). The file starts with what that consumer had queued in memory (which is freed), and
+/// every later push for that consumer goes to the file as well, so that a consumer still sees the batches in
+/// the order they were pushed. Pops drain memory first, then the file.
 /// The files' write and read buffers are charged. The files are written before any consumer reads (the
 /// producing fragment has finished): the first pop flushes them, and a push to a file after that is INTERNAL.
 /// The row hash is storage's (planner/storage/bucketing.hpp), so repartitioning on a table's distribution columns

@@ -32,6 +32,7 @@ Batch rows(int from, int to) {
 struct Run {
   std::vector<V> per_consumer;
   OperatorStats sinks;  ///< summed over the producers
+  int64_t held_after_production = 0;  ///< what the buffer held once every producer had pushed
 };
 
 /// Pushes producer w's rows through a sink on worker w (one after the other, as a fragment's instances may
@@ -49,6 +50,7 @@ Run through(int64_t limit, bool spill, ExchangeKind kind, int consumers, int pro
     EXPECT_EQ(drain(sink), V{});
     run.sinks.merge(sink.stats());
   }
+  run.held_after_production = buf->buffered_bytes();
   for (int c = 0; c < consumers; ++c) {
     ExchangeSourceOp src(&tc.ctx, c, buf);
     run.per_consumer.push_back(drain(src));
@@ -76,6 +78,11 @@ void expect_spilled_same(ExchangeKind kind, int consumers, int producers) {
   EXPECT_GT(got.sinks.spilled_rows, 0u);
   EXPECT_GT(got.sinks.spilled_bytes, 0u);
   EXPECT_GE(got.sinks.spills, 1u);
+  if (kind != ExchangeKind::Repartition) {
+    // One queue: once it spilled, what it had queued went to disk too; only the file's write buffer is held.
+    EXPECT_EQ(got.sinks.spilled_rows, static_cast<uint64_t>(producers * 20000));
+    EXPECT_LE(got.held_after_production, 64 << 10);
+  }
   // Broadcast writes a row once for all consumers.
   EXPECT_LE(got.sinks.spilled_rows, static_cast<uint64_t>(producers * 20000));
   EXPECT_THROW(
