@@ -189,3 +189,10 @@ add_test(NAME cli_reexec_random
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/reexec_random_test.py --bin $<TARGET_FILE:hindsight>
           --uniform ${HINDSIGHT_UNIFORM_DATA} --skewed ${HINDSIGHT_SKEWED_DATA} --jobs 2)
 set_tests_properties(cli_reexec_random PROPERTIES FIXTURES_REQUIRED "tpch_uniform;tpch_skewed" TIMEOUT 600 PROCESSORS 2)
+# Exchange buffers and sorts that spill (docs/spilling.md): the ORDER BY over lineitem under 0.6x/0.55x of its
+# peak returns the unconstrained rows in order with the Sort spilled; TPC-H q02/q03/q17/q19/q20 at 4 workers
+# under fractions of their peaks return the right rows or fail with a typed error, their exchanges spilling.
+add_test(NAME cli_spill_exchange_sort
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/spill_exchange_sort_test.py --bin $<TARGET_FILE:hindsight>
+          --uniform ${HINDSIGHT_UNIFORM_DATA} --skewed ${HINDSIGHT_SKEWED_DATA})
+set_tests_properties(cli_spill_exchange_sort PROPERTIES FIXTURES_REQUIRED "tpch_uniform;tpch_skewed" TIMEOUT 300)

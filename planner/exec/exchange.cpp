@@ -206,7 +206,7 @@ bool ExchangeBuffer::pop(int consumer, Batch& out, const std::string& consumer_l
       file = files_[f].get();
       if (!readers_[c]) {
         const size_t want = spill_buffer_bytes(memory_->limit(), kind_ == ExchangeKind::Broadcast ? consumers_ : 1);
-        memory_->charge(static_cast<int64_t>(want), consumer_label + " reading a spilled exchange (its read buffer)",
+        memory_->charge(static_cast<int64_t>(want), consumer_label + ": spilling did not help: the read buffer of the exchange's spill file does not fit:",
                         static_cast<int64_t>(want));
         charged_ += static_cast<int64_t>(want);
         charged_live_ += static_cast<int64_t>(want);
