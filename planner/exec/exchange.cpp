@@ -42,6 +42,7 @@ int64_t ExchangeBuffer::buffered_bytes() const {
 }
 
 void ExchangeBuffer::enable_spill(std::string directory) {
+  if (!memory_) return;  // nothing is charged, so nothing is ever refused
   std::lock_guard<std::mutex> lock(mu_);
   spill_ = true;
   spill_directory_ = std::move(directory);
@@ -88,10 +89,13 @@ ExchangeBuffer::Spilled ExchangeBuffer::push(int consumer, Batch batch, const st
     bytes = static_cast<int64_t>(batch_allocated_bytes(batch));
   }
   const int copies = kind_ == ExchangeKind::Broadcast ? consumers_ : 1;
-  rows_moved_.fetch_add(batch.rows * static_cast<uint64_t>(copies), std::memory_order_relaxed);
-  bytes_moved_.fetch_add(static_cast<uint64_t>(live * copies), std::memory_order_relaxed);
+  auto count_moved = [&] {
+    rows_moved_.fetch_add(batch.rows * static_cast<uint64_t>(copies), std::memory_order_relaxed);
+    bytes_moved_.fetch_add(static_cast<uint64_t>(live * copies), std::memory_order_relaxed);
+  };
   if (!spill_ || !memory_) {
     if (memory_) memory_->charge(bytes * copies, producer_label, live * copies);
+    count_moved();
     std::lock_guard<std::mutex> lock(mu_);
     enqueue_locked(consumer, std::move(batch), bytes, live);
     return {};
@@ -102,6 +106,7 @@ ExchangeBuffer::Spilled ExchangeBuffer::push(int consumer, Batch batch, const st
   Spilled out;
   if (!files_[f]) {
     if (memory_->try_charge(bytes * copies, live * copies)) {
+      count_moved();
       enqueue_locked(consumer, std::move(batch), bytes, live);
       return {};
     }
@@ -132,8 +137,10 @@ ExchangeBuffer::Spilled ExchangeBuffer::push(int consumer, Batch batch, const st
     memory_->release(freed, freed_live);
     const auto buffer = static_cast<int64_t>(file.buffer_capacity());
     try {
-      memory_->charge(buffer, producer_label + ": spilling did not help: the write buffer of the exchange's spill file does not fit"
-                      " even with what the exchange held moved to disk:",
+      memory_->charge(buffer,
+                      producer_label +
+                          ": spilling did not help: the write buffer of the exchange's spill file does not fit even"
+                          " with what the exchange held moved to disk:",
                       buffer);
     } catch (...) {
       files_[f].reset();  // nothing is lost: the error fails the query
@@ -146,6 +153,7 @@ ExchangeBuffer::Spilled ExchangeBuffer::push(int consumer, Batch batch, const st
   HS_ASSERT(!reading_, "exchange: a push to a spill file after its consumers began to read");
   const uint64_t before = files_[f]->bytes();
   files_[f]->append(batch);
+  count_moved();
   out.rows += batch.rows;
   out.bytes += files_[f]->bytes() - before;
   spilled_rows_ += out.rows;
@@ -206,7 +214,9 @@ bool ExchangeBuffer::pop(int consumer, Batch& out, const std::string& consumer_l
       file = files_[f].get();
       if (!readers_[c]) {
         const size_t want = spill_buffer_bytes(memory_->limit(), kind_ == ExchangeKind::Broadcast ? consumers_ : 1);
-        memory_->charge(static_cast<int64_t>(want), consumer_label + ": spilling did not help: the read buffer of the exchange's spill file does not fit:",
+        memory_->charge(static_cast<int64_t>(want),
+                        consumer_label +
+                            ": spilling did not help: the read buffer of the exchange's spill file does not fit:",
                         static_cast<int64_t>(want));
         charged_ += static_cast<int64_t>(want);
         charged_live_ += static_cast<int64_t>(want);

@@ -111,7 +111,8 @@ def main():
                           f"{what}: spill off should exceed the limit: {off.describe()}")
             # 2. The TPC-H queries at 4 workers.
             for q in TPCH:
-                with open(os.path.join(os.path.dirname(HERE), "differential", "tpch", f"{q}.sql"), encoding="utf-8") as f:
+                path = os.path.join(os.path.dirname(HERE), "differential", "tpch", f"{q}.sql")
+                with open(path, encoding="utf-8") as f:
                     sql = f.read()
                 base = rr.run_query(args.bin, data, sql, none, tmp, workers=4)
                 check(base.ok, f"{name} {q}: unconstrained run: {base.describe()}")

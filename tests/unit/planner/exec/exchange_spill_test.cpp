@@ -24,7 +24,8 @@ Batch rows(int from, int to) {
   std::vector<OptStr> s;
   for (int i = from; i < to; ++i) {
     k.push_back(i % 97 == 0 ? std::nullopt : OptInt(i % 50));
-    s.push_back(i % 11 == 0 ? std::nullopt : OptStr("row-" + std::to_string(i) + std::string(static_cast<size_t>(i % 30), 'x')));
+    const std::string pad(static_cast<size_t>(i % 30), 'x');
+    s.push_back(i % 11 == 0 ? std::nullopt : OptStr("row-" + std::to_string(i) + pad));
   }
   return make_batch({int_col(k), str_col(s)});
 }
@@ -33,6 +34,7 @@ struct Run {
   std::vector<V> per_consumer;
   OperatorStats sinks;  ///< summed over the producers
   int64_t held_after_production = 0;  ///< what the buffer held once every producer had pushed
+  uint64_t rows_moved = 0;
 };
 
 /// Pushes producer w's rows through a sink on worker w (one after the other, as a fragment's instances may
@@ -41,8 +43,8 @@ Run through(int64_t limit, bool spill, ExchangeKind kind, int consumers, int pro
   TestContext tc(limit);
   tc.ctx.spill = spill;
   tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
-  auto buf = std::make_shared<ExchangeBuffer>(kind, consumers, kTypes, &tc.memory,
-                                              kind == ExchangeKind::Repartition ? std::vector<int>{0} : std::vector<int>{});
+  const std::vector<int> keys = kind == ExchangeKind::Repartition ? std::vector<int>{0} : std::vector<int>{};
+  auto buf = std::make_shared<ExchangeBuffer>(kind, consumers, kTypes, &tc.memory, keys);
   if (spill) buf->enable_spill(tc.ctx.spill_directory);
   Run run;
   for (int w = 0; w < producers; ++w) {
@@ -51,6 +53,7 @@ Run through(int64_t limit, bool spill, ExchangeKind kind, int consumers, int pro
     run.sinks.merge(sink.stats());
   }
   run.held_after_production = buf->buffered_bytes();
+  run.rows_moved = buf->rows_moved();
   for (int c = 0; c < consumers; ++c) {
     ExchangeSourceOp src(&tc.ctx, c, buf);
     run.per_consumer.push_back(drain(src));
@@ -75,6 +78,7 @@ void expect_spilled_same(ExchangeKind kind, int consumers, int producers) {
     EXPECT_EQ(got.per_consumer[c], want.per_consumer[c]) << "consumer " << c << " (rows and order)";
   }
   EXPECT_EQ(total, static_cast<size_t>(producers * 20000) * (kind == ExchangeKind::Broadcast ? consumers : 1));
+  EXPECT_EQ(got.rows_moved, want.rows_moved);
   EXPECT_GT(got.sinks.spilled_rows, 0u);
   EXPECT_GT(got.sinks.spilled_bytes, 0u);
   EXPECT_GE(got.sinks.spills, 1u);
