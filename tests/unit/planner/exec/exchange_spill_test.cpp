@@ -6,6 +6,8 @@
 
 #include "planner/common/error.hpp"
 #include "planner/exec/exchange.hpp"
+#include "planner/exec/fragment_scheduler.hpp"
+#include "planner/exec/operators/hash_aggregate.hpp"
 #include "planner/exec/operators/exchange_sink.hpp"
 #include "planner/exec/operators/exchange_source.hpp"
 #include "tests/unit/planner/exec/exec_test_util.hpp"
@@ -116,6 +118,62 @@ TEST(ExchangeSpillTest, WriteBufferThatDoesNotFitFailsWithAMessage) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::MEMORY_LIMIT_EXCEEDED);
     EXPECT_NE(std::string(e.what()).find("write buffer"), std::string::npos) << e.what();
+  }
+}
+
+/// Producers pushing at once (the fragment scheduler runs a fragment's instances on threads): 4 producers into
+/// `kind` with 3 consumers, each consumer counting rows and the largest string per key.
+struct Concurrent {
+  V rows;
+  uint64_t spilled = 0;
+};
+Concurrent concurrent(int64_t limit, bool spill, ExchangeKind kind) {
+  TestContext tc(limit, 4);
+  tc.ctx.spill = spill;
+  tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
+  const std::vector<int> keys = kind == ExchangeKind::Repartition ? std::vector<int>{0} : std::vector<int>{};
+  auto buf = std::make_shared<ExchangeBuffer>(kind, 3, kTypes, &tc.memory, keys);
+  if (spill) buf->enable_spill(tc.ctx.spill_directory);
+  ExecContext* ctx = &tc.ctx;
+  std::vector<Fragment> f(2);
+  f[0] = {0, 4, [=](int w) -> std::unique_ptr<ExecOperator> {
+            auto in = source(ctx, rows(w * 20000, (w + 1) * 20000), 500, w);
+            auto sink = std::make_unique<ExchangeSinkOp>(ctx, w, std::move(in), buf);
+            sink->exec_id = 1;
+            return sink;
+          }, {}, {}};
+  f[1] = {1, 3, [=](int w) -> std::unique_ptr<ExecOperator> {
+            auto src = std::make_unique<ExchangeSourceOp>(ctx, w, buf);
+            src->exec_id = 2;
+            std::vector<AggregateSpec> aggs = {{AggKind::CountStar, -1, false, DataType::bigint()},
+                                               {AggKind::Max, 1, false, DataType::varchar()}};
+            auto agg = std::make_unique<HashAggregateOp>(ctx, w, std::move(src), std::vector<int>{0}, aggs,
+                                                         AggregateMode::Single);
+            agg->exec_id = 3;
+            return agg;
+          }, {0}, {}};
+  Concurrent out;
+  {
+    FragmentScheduler scheduler(&tc.ctx);
+    out.rows = rows_of(run_fragments(scheduler, f));
+    scheduler.visit_operators([&](const ExecOperator& op) {
+      if (op.exec_id == 1) out.spilled += op.stats().spilled_rows;
+    });
+  }
+  std::sort(out.rows.begin(), out.rows.end());
+  EXPECT_EQ(tc.memory.used(), 0);
+  return out;
+}
+
+TEST(ExchangeSpillTest, ConcurrentProducersRepartitionAndBroadcast) {
+  for (ExchangeKind kind : {ExchangeKind::Repartition, ExchangeKind::Broadcast}) {
+    const Concurrent want = concurrent(int64_t{1} << 40, false, kind);
+    const Concurrent got = concurrent(512 << 10, true, kind);
+    EXPECT_EQ(got.rows, want.rows) << exchange_kind_name(kind);
+    EXPECT_GT(got.spilled, 0u) << exchange_kind_name(kind);
+    EXPECT_EQ(want.spilled, 0u);
+    // Broadcast: each of the 3 consumers counts every row; Repartition: the keys are split among them.
+    EXPECT_EQ(want.rows.size(), kind == ExchangeKind::Broadcast ? 3 * 51u : 51u);
   }
 }
 
