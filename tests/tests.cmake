@@ -201,3 +201,10 @@ add_test(NAME cli_workload_capture
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/workload_capture_test.py --bin $<TARGET_FILE:hindsight>
           --data ${HINDSIGHT_SKEWED_DATA} --workload ${CMAKE_SOURCE_DIR}/bench/workloads/skewed.sql)
 set_tests_properties(cli_workload_capture PROPERTIES FIXTURES_REQUIRED tpch_skewed TIMEOUT 300)
+# Exchange buffers and sorts that spill (docs/spilling.md): the ORDER BY over lineitem under 0.6x/0.55x of its
+# peak returns the unconstrained rows in order with the Sort spilled; TPC-H q02/q03/q17/q19/q20 at 4 workers
+# under fractions of their peaks return the right rows or fail with a typed error, their exchanges spilling.
+add_test(NAME cli_spill_exchange_sort
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/spill_exchange_sort_test.py --bin $<TARGET_FILE:hindsight>
+          --uniform ${HINDSIGHT_UNIFORM_DATA} --skewed ${HINDSIGHT_SKEWED_DATA})
+set_tests_properties(cli_spill_exchange_sort PROPERTIES FIXTURES_REQUIRED "tpch_uniform;tpch_skewed" TIMEOUT 300)

@@ -4,11 +4,13 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "planner/common/hashing.hpp"
 #include "planner/exec/memory_tracker.hpp"
+#include "planner/exec/spill_file.hpp"
 #include "planner/storage/column_vector.hpp"
 
 namespace hindsight {
@@ -35,6 +37,13 @@ inline const char* exchange_kind_name(ExchangeKind k) {
 /// cluster would hold its own copy) and released as consumers take it; the destructor releases the rest. A batch
 /// is charged what its buffers allocate, and one whose buffers are mostly empty (a selective filter's output) is
 /// compacted first, so that what the buffer charges stays within 2x of the rows it holds.
+/// Spilling (enable_spill, docs/spilling.md): a push whose charge is refused writes the batch to a SpillFile
+/// instead (Gather/Repartition: one per consumer; Broadcast: one shared by all consumers, each reading it with
+/// a reader of its own). The file starts with what that consumer had queued in memory (which is freed), and
+/// every later push for that consumer goes to the file as well, so that a consumer still sees the batches in
+/// the order they were pushed. Pops drain memory first, then the file.
+/// The files' write and read buffers are charged. The files are written before any consumer reads (the
+/// producing fragment has finished): the first pop flushes them, and a push to a file after that is INTERNAL.
 /// The row hash is storage's (planner/storage/bucketing.hpp), so repartitioning on a table's distribution columns
 /// with buckets = its bucket count sends each row to the worker that reads its bucket.
 class ExchangeBuffer {
@@ -54,17 +63,32 @@ class ExchangeBuffer {
   /// Consumer that receives a row with storage row hash `hash` (Repartition).
   int consumer_of(uint64_t hash) const { return bucket_of(hash, buckets_) % consumers_; }
 
+  /// Lets pushes whose charge is refused write to spill files in `directory` (before the first push).
+  void enable_spill(std::string directory);
+  bool spill_enabled() const { return spill_; }
+
+  /// What one push wrote to a spill file (all zero when it stayed in memory).
+  struct Spilled {
+    uint64_t rows = 0;
+    uint64_t bytes = 0;
+    bool started = false;  ///< this push created the file (the consumer's queue started spilling)
+  };
   /// Adds a batch: for `consumer` (Repartition: rows already partitioned; Gather: 0); Broadcast ignores it.
-  /// Charges the tracker in the name of `producer_label`; throws MEMORY_LIMIT_EXCEEDED (nothing buffered then).
-  void push(int consumer, Batch batch, const std::string& producer_label);
-  /// Takes the next batch for `consumer`; false when none is left.
-  bool pop(int consumer, Batch& out);
+  /// Charges the tracker in the name of `producer_label`; throws MEMORY_LIMIT_EXCEEDED (nothing buffered then)
+  /// unless spilling is enabled, in which case the batch goes to a spill file.
+  Spilled push(int consumer, Batch batch, const std::string& producer_label);
+  /// Takes the next batch for `consumer`; false when none is left. `consumer_label` names who is charged
+  /// for a spill file's read buffer.
+  bool pop(int consumer, Batch& out, const std::string& consumer_label = "ExchangeSource");
 
   /// Rows and bytes delivered to consumers (Broadcast: once per consumer), counted as they are pushed.
   uint64_t rows_moved() const { return rows_moved_.load(std::memory_order_relaxed); }
   uint64_t bytes_moved() const { return bytes_moved_.load(std::memory_order_relaxed); }
-  /// Bytes charged and not yet released.
+  /// Bytes charged and not yet released (spill files' buffers included).
   int64_t buffered_bytes() const;
+  /// Rows and bytes written to spill files so far (Broadcast: once for all consumers).
+  uint64_t spilled_rows() const;
+  uint64_t spilled_bytes() const;
 
  private:
   struct Entry {
@@ -91,6 +115,17 @@ class ExchangeBuffer {
   std::vector<size_t> read_pos_;          ///< Broadcast: next index into shared_ per consumer
   int64_t charged_ = 0;
   int64_t charged_live_ = 0;
+  // Spilling (all under mu_ except a consumer's own reader, which only that consumer's pops touch).
+  bool spill_ = false;
+  std::string spill_directory_;
+  bool reading_ = false;                             ///< a pop happened: the files are flushed and closed to writes
+  std::vector<std::unique_ptr<SpillFile>> files_;    ///< per consumer (Broadcast: [0] for everyone)
+  std::vector<std::optional<SpillFile::Reader>> readers_;  ///< per consumer, while it reads its file
+  std::vector<uint8_t> file_done_;                   ///< per consumer: it has read its file to the end
+  int broadcast_readers_left_ = 0;
+  uint64_t spilled_rows_ = 0, spilled_bytes_ = 0;
+  void drop_file_locked(size_t index);
+  void enqueue_locked(int consumer, Batch&& batch, int64_t bytes, int64_t live);
   std::atomic<uint64_t> rows_moved_{0};
   std::atomic<uint64_t> bytes_moved_{0};
 };

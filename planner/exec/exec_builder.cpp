@@ -141,6 +141,7 @@ class Builder {
       for (ColumnId c : child.outputs) types.push_back(ctx_.column(c).type);
       auto buffer = std::make_shared<ExchangeBuffer>(x.exchange, consumers, types, exec_ctx_->memory,
                                                      positions(x.keys, child.outputs), x.buckets);
+      if (exec_ctx_->spill && exec_ctx_->memory) buffer->enable_spill(exec_ctx_->spill_directory);
       plan_.buffers.push_back(buffer);
       buffers_[op.id] = buffer;
       sink_owner_[buffer.get()] = op.id;

@@ -11,6 +11,35 @@ RowComparator::RowComparator(const std::vector<ColumnVector>& columns, const std
     keys_.push_back({KeyColumn::of(columns[static_cast<size_t>(k.column)]), k.ascending, k.nulls_first});
 }
 
+int compare_rows_across(const std::vector<ColumnVector>& a, size_t ra, const std::vector<ColumnVector>& b, size_t rb,
+                        const std::vector<SortKey>& keys) {
+  for (const SortKey& k : keys) {
+    const ColumnVector& x = a[static_cast<size_t>(k.column)];
+    const ColumnVector& y = b[static_cast<size_t>(k.column)];
+    const bool xn = x.is_null(ra), yn = y.is_null(rb);
+    if (xn || yn) {
+      if (xn && yn) continue;
+      return xn == k.nulls_first ? -1 : 1;
+    }
+    int c = 0;
+    switch (x.type.physical()) {
+      case PhysicalKind::Int64: {
+        const int64_t u = x.ints[ra], v = y.ints[rb];
+        c = u < v ? -1 : (v < u ? 1 : 0);
+        break;
+      }
+      case PhysicalKind::Double: {
+        const double u = x.dbls[ra], v = y.dbls[rb];
+        c = u < v ? -1 : (v < u ? 1 : 0);
+        break;
+      }
+      case PhysicalKind::String: c = x.strs[ra].compare(y.strs[rb]); break;
+    }
+    if (c != 0) return k.ascending ? c : -c;
+  }
+  return 0;
+}
+
 namespace {
 
 /// One row to sort: a fixed-size normalized image of one key (one 8-byte chunk of it for strings), compared as

@@ -51,6 +51,12 @@ class RowComparator {
   std::vector<Key> keys_;
 };
 
+/// Orders row `ra` of `a` against row `rb` of `b` (two sets of columns of one layout) by `keys`, as
+/// RowComparator orders two rows of one set: negative, zero or positive. The external sort's merge compares the
+/// heads of different runs with it.
+int compare_rows_across(const std::vector<ColumnVector>& a, size_t ra, const std::vector<ColumnVector>& b, size_t rb,
+                        const std::vector<SortKey>& keys);
+
 /// Sorts `perm` (row indexes into `columns`) by `keys`, ties in ascending row index (stable for a perm in row
 /// order, as the operators pass it). O(n log n) comparisons of 16-byte entries holding a normalized image of
 /// the first key (8 bytes of it for a string); runs that tie are refined with the next 8 bytes or the next key,

@@ -34,10 +34,10 @@ bool ExchangeSinkOp::next_impl(Batch& out) {
   Batch in;
   while (pull(0, in)) {
     switch (buffer_->kind()) {
-      case ExchangeKind::Gather: buffer_->push(0, std::move(in), label()); break;
-      case ExchangeKind::Broadcast: buffer_->push(-1, std::move(in), label()); break;
+      case ExchangeKind::Gather: push(0, std::move(in)); break;
+      case ExchangeKind::Broadcast: push(-1, std::move(in)); break;
       case ExchangeKind::Repartition:
-        if (pending_.empty()) buffer_->push(0, std::move(in), label());
+        if (pending_.empty()) push(0, std::move(in));
         else route(in);
         break;
     }
@@ -45,6 +45,14 @@ bool ExchangeSinkOp::next_impl(Batch& out) {
   }
   for (size_t c = 0; c < pending_.size(); ++c) flush(c);
   return false;
+}
+
+void ExchangeSinkOp::push(int consumer, Batch&& batch) {
+  const ExchangeBuffer::Spilled s = buffer_->push(consumer, std::move(batch), label());
+  if (s.rows == 0 && !s.started) return;
+  stats_.spilled_rows += s.rows;
+  stats_.spilled_bytes += s.bytes;
+  if (s.started) stats_.spills += 1;
 }
 
 void ExchangeSinkOp::route(Batch& in) {
@@ -69,7 +77,7 @@ void ExchangeSinkOp::route(Batch& in) {
 void ExchangeSinkOp::flush(size_t consumer) {
   Batch& p = pending_[consumer];
   if (p.rows == 0) return;
-  buffer_->push(static_cast<int>(consumer), std::move(p), label());
+  push(static_cast<int>(consumer), std::move(p));
   p = Batch();
   reset_batch(p, buffer_->types());
 }

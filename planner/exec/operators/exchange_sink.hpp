@@ -10,7 +10,8 @@ namespace hindsight {
 /// Root of a producing fragment instance: drains its child into an ExchangeBuffer (Repartition: routes each row
 /// by the storage row hash of the buffer's key columns, accumulating about kBatchSize rows per consumer before
 /// handing a batch over). Produces no rows itself; next() returns false once the child is drained.
-/// output_types() reports the layout that flows through it.
+/// output_types() reports the layout that flows through it. What the buffer writes to spill files for its pushes
+/// shows in this instance's stats (spilled rows/bytes; spills: the consumer queues whose spilling it started).
 class ExchangeSinkOp : public ExecOperator {
  public:
   ExchangeSinkOp(ExecContext* ctx, int worker, std::unique_ptr<ExecOperator> child,
@@ -22,6 +23,7 @@ class ExchangeSinkOp : public ExecOperator {
   bool next_impl(Batch& out) override;
 
  private:
+  void push(int consumer, Batch&& batch);
   void route(Batch& in);
   void flush(size_t consumer);
 

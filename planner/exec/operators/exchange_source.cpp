@@ -11,6 +11,6 @@ ExchangeSourceOp::ExchangeSourceOp(ExecContext* ctx, int worker, std::shared_ptr
   output_types_ = buffer_->types();
 }
 
-bool ExchangeSourceOp::next_impl(Batch& out) { return buffer_->pop(worker_, out); }
+bool ExchangeSourceOp::next_impl(Batch& out) { return buffer_->pop(worker_, out, label()); }
 
 }  // namespace hindsight

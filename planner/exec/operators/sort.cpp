@@ -1,6 +1,7 @@
 #include "planner/exec/operators/sort.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <numeric>
 
 #include "planner/common/error.hpp"
@@ -21,21 +22,31 @@ SortOp::SortOp(ExecContext* ctx, int worker, std::unique_ptr<ExecOperator> child
 
 bool SortOp::next_impl(Batch& out) {
   if (!sorted_) {
-    Batch in;
-    int64_t live = 0;
-    while (pull(0, in)) {
-      row_count_ += in.rows;
-      live += static_cast<int64_t>(in.byte_size());
-      charge(append_batch_moved(rows_, std::move(in)), live);
+    if (spill_enabled()) {
+      accumulate_spilling();
+    } else {
+      Batch in;
+      int64_t live = 0;
+      while (pull(0, in)) {
+        row_count_ += in.rows;
+        live += static_cast<int64_t>(in.byte_size());
+        charge(append_batch_moved(rows_, std::move(in)), live);
+      }
+      charge(static_cast<int64_t>(row_count_ * sizeof(uint32_t)));
+      perm_.resize(row_count_);
+      std::iota(perm_.begin(), perm_.end(), 0u);
+      const auto scratch = static_cast<int64_t>(sort_scratch_bytes(row_count_));
+      charge(scratch);  // the sort's entries, freed when it returns
+      sort_rows(rows_, keys_, perm_);
+      release(scratch);
     }
-    charge(static_cast<int64_t>(row_count_ * sizeof(uint32_t)));
-    perm_.resize(row_count_);
-    std::iota(perm_.begin(), perm_.end(), 0u);
-    const auto scratch = static_cast<int64_t>(sort_scratch_bytes(row_count_));
-    charge(scratch);  // the sort's entries, freed when it returns
-    sort_rows(rows_, keys_, perm_);
-    release(scratch);
     sorted_ = true;
+  }
+  if (merging_) {
+    if (merge_into(out, kBatchSize)) return true;
+    close_cursors();
+    release(held_memory_);
+    return false;
   }
   if (emit_pos_ >= row_count_) {
     rows_.clear();
@@ -50,6 +61,240 @@ bool SortOp::next_impl(Batch& out) {
   out.rows = end - emit_pos_;
   emit_pos_ = end;
   return true;
+}
+
+// ---- Spilling (docs/spilling.md) -------------------------------------------------------------------------------
+
+namespace {
+
+/// What sorting a held row needs besides the row: its permutation entry and sort_rows' scratch. Reserved with
+/// every batch while spilling, so that sorting what is held when a charge is refused needs no further charge.
+const int64_t kSortBytesPerRow = static_cast<int64_t>(sizeof(uint32_t) + sort_scratch_bytes(1));
+
+/// The bytes `dst` grows by when `in` is appended with append_batch_moved (string payloads move along), once its
+/// buffers have room; with `commit` it makes that room (capacities grow 1.5x). Computed before anything grows,
+/// so that a refused charge leaves nothing allocated.
+int64_t grow_for(std::vector<ColumnVector>& dst, const Batch& in, bool commit) {
+  int64_t g = 0;
+  for (size_t c = 0; c < dst.size(); ++c) {
+    ColumnVector& d = dst[c];
+    const ColumnVector& s = in.columns[c];
+    g += static_cast<int64_t>(s.string_heap_bytes());
+    if (d.size() == 0) {  // append_moved takes the batch's buffers over
+      g += static_cast<int64_t>(s.buffer_bytes());
+      continue;
+    }
+    const size_t need = d.size() + in.rows;
+    auto room = [&](auto& v) {
+      if (need <= v.capacity()) return;
+      const size_t cap = std::max(need, v.capacity() + v.capacity() / 2);
+      g += static_cast<int64_t>((cap - v.capacity()) * sizeof(v[0]));
+      if (commit) v.reserve(cap);
+    };
+    switch (d.type.physical()) {
+      case PhysicalKind::Int64: room(d.ints); break;
+      case PhysicalKind::Double: room(d.dbls); break;
+      case PhysicalKind::String: room(d.strs); break;
+    }
+    if (s.has_nulls() || d.has_nulls()) room(d.nulls);
+  }
+  return g;
+}
+
+/// An estimate of the memory one batch read back from `f` takes: the file's bytes a row plus, per string, its
+/// object and the allocator's header and rounding of a payload.
+int64_t batch_estimate(const SpillFile& f) {
+  if (f.rows() == 0) return 0;
+  int64_t strings = 0;
+  for (const DataType& t : f.types()) strings += t.physical() == PhysicalKind::String ? 1 : 0;
+  const int64_t per_row = static_cast<int64_t>(f.bytes() / f.rows()) + 48 * strings + 8;
+  return per_row * static_cast<int64_t>(std::min<uint64_t>(f.rows(), kBatchSize));
+}
+
+}  // namespace
+
+void SortOp::accumulate_spilling() {
+  auto explain = [this](const Error& e, const std::string& what) {
+    return Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
+                 fmt::format("{}: spilling did not help: {} ({})", label(), what, e.what()));
+  };
+  Batch in;
+  while (pull(0, in)) {
+    const size_t n = in.rows;
+    const int64_t in_live = static_cast<int64_t>(in.byte_size()) + static_cast<int64_t>(n) * kSortBytesPerRow;
+    int64_t g = grow_for(rows_, in, false) + static_cast<int64_t>(n) * kSortBytesPerRow;
+    if (!try_charge(g, live_bytes_ + in_live)) {
+      if (row_count_ > 0) spill_run();
+      g = grow_for(rows_, in, false) + static_cast<int64_t>(n) * kSortBytesPerRow;
+      try {
+        charge(g, live_bytes_ + in_live);
+      } catch (const Error& e) {
+        if (e.code() != ErrorCode::MEMORY_LIMIT_EXCEEDED) throw;
+        throw explain(e, fmt::format("one batch of {} rows does not fit besides what the query holds", n));
+      }
+    }
+    grow_for(rows_, in, true);
+    const int64_t grown = append_batch_moved(rows_, std::move(in)) + static_cast<int64_t>(n) * kSortBytesPerRow;
+    if (grown > g) charge(grown - g, live_bytes_);  // not expected: the room was made above
+    data_charged_ += std::max(grown, g);
+    data_live_ += in_live;
+    row_count_ += n;
+    in = Batch();
+  }
+  if (runs_.empty()) {
+    // Everything fit: the in-memory sort, on memory reserved as the rows came.
+    perm_.resize(row_count_);
+    std::iota(perm_.begin(), perm_.end(), 0u);
+    sort_rows(rows_, keys_, perm_);
+    return;
+  }
+  if (row_count_ > 0) spill_run();
+  // Merge: while the readers of all runs do not fit, merge the first runs into one (keeping input order).
+  for (;;) {
+    // The write buffer of a pass's output, reserved before the cursors take what is left.
+    auto out_file = new_run_file();
+    open_cursors();
+    if (runs_.empty()) {
+      const auto b = static_cast<int64_t>(out_file->buffer_capacity());
+      out_file.reset();
+      files_charged_ -= b;
+      release(b);
+      set_live(files_charged_);
+      merging_ = true;
+      return;
+    }
+    Batch merged;
+    while (merge_into(merged, kBatchSize)) {
+      const uint64_t before = out_file->bytes();
+      out_file->append(merged);
+      stats_.spilled_rows += merged.rows;
+      stats_.spilled_bytes += out_file->bytes() - before;
+    }
+    out_file->flush();
+    close_cursors();
+    runs_.insert(runs_.begin(), std::move(out_file));
+  }
+}
+
+std::unique_ptr<SpillFile> SortOp::new_run_file() {
+  auto f = std::make_unique<SpillFile>(output_types_, ctx_->spill_directory,
+                                       spill_buffer_bytes(ctx_->memory->limit(), static_cast<int>(kMaxMergeFanIn)));
+  const auto b = static_cast<int64_t>(f->buffer_capacity());
+  try {
+    charge(b, live_bytes_ + b);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::MEMORY_LIMIT_EXCEEDED) throw;
+    throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
+                fmt::format("{}: spilling did not help: the write buffer of a sorted run ({}) does not fit ({})",
+                            label(), format_bytes(b), e.what()));
+  }
+  files_charged_ += b;
+  return f;
+}
+
+void SortOp::spill_run() {
+  perm_.resize(row_count_);
+  std::iota(perm_.begin(), perm_.end(), 0u);
+  sort_rows(rows_, keys_, perm_);  // its permutation and scratch were reserved with the rows
+  auto file = new_run_file();
+  Batch all;
+  all.columns = std::move(rows_);
+  all.rows = row_count_;
+  file->append(all, perm_.data(), row_count_);
+  file->flush();
+  stats_.spilled_rows += row_count_;
+  stats_.spilled_bytes += file->bytes();
+  if (runs_.empty()) stats_.spills += 1;
+  runs_.push_back(std::move(file));
+  // Free the run's rows.
+  all = Batch();
+  perm_ = {};
+  rows_.assign(output_types_.size(), ColumnVector());
+  for (size_t c = 0; c < rows_.size(); ++c) rows_[c].type = output_types_[c];
+  row_count_ = 0;
+  release(data_charged_);
+  set_live(files_charged_);
+  data_charged_ = 0;
+  data_live_ = 0;
+}
+
+void SortOp::open_cursors() {
+  const size_t reader_bytes = spill_buffer_bytes(ctx_->memory->limit(), static_cast<int>(kMaxMergeFanIn));
+  while (!runs_.empty() && cursors_.size() < kMaxMergeFanIn) {
+    const int64_t cost = static_cast<int64_t>(reader_bytes) + batch_estimate(*runs_.front());
+    if (cursors_.size() >= 2) {
+      if (!try_charge(cost, live_bytes_ + cost)) break;
+    } else {
+      try {
+        charge(cost, live_bytes_ + cost);
+      } catch (const Error& e) {
+        if (e.code() != ErrorCode::MEMORY_LIMIT_EXCEEDED) throw;
+        throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
+                    fmt::format("{}: spilling did not help: merging needs to read two sorted runs at once, {} each, "
+                                "and they do not fit ({})",
+                                label(), format_bytes(cost), e.what()));
+      }
+    }
+    files_charged_ += cost;
+    Cursor c;
+    c.file = std::move(runs_.front());
+    runs_.erase(runs_.begin());
+    c.reader.emplace(c.file->reader(reader_bytes));
+    c.charged = cost;
+    if (c.reader->next(c.batch)) cursors_.push_back(std::move(c));
+    else {  // cannot happen (runs are never empty): drop it
+      const int64_t freed = cost + static_cast<int64_t>(c.file->buffer_capacity());
+      files_charged_ -= freed;
+      release(freed);
+      set_live(files_charged_);
+    }
+  }
+  heap_.clear();
+  for (size_t i = 0; i < cursors_.size(); ++i) heap_.push_back(i);
+  auto after = [this](size_t a, size_t b) {
+    const Cursor& x = cursors_[a];
+    const Cursor& y = cursors_[b];
+    const int c = compare_rows_across(x.batch.columns, x.row, y.batch.columns, y.row, keys_);
+    return c != 0 ? c > 0 : a > b;  // ties: the earlier run first
+  };
+  std::make_heap(heap_.begin(), heap_.end(), after);
+}
+
+bool SortOp::merge_into(Batch& out, size_t max_rows) {
+  auto after = [this](size_t a, size_t b) {
+    const Cursor& x = cursors_[a];
+    const Cursor& y = cursors_[b];
+    const int c = compare_rows_across(x.batch.columns, x.row, y.batch.columns, y.row, keys_);
+    return c != 0 ? c > 0 : a > b;
+  };
+  reset_batch(out, output_types_);
+  size_t n = 0;
+  while (n < max_rows && !heap_.empty()) {
+    std::pop_heap(heap_.begin(), heap_.end(), after);
+    Cursor& c = cursors_[heap_.back()];
+    for (size_t col = 0; col < out.columns.size(); ++col) out.columns[col].append_from(c.batch.columns[col], c.row);
+    ++n;
+    if (++c.row >= c.batch.rows) {
+      c.row = 0;
+      if (!c.reader->next(c.batch)) {
+        heap_.pop_back();
+        continue;
+      }
+    }
+    std::push_heap(heap_.begin(), heap_.end(), after);
+  }
+  out.rows = n;
+  return n > 0;
+}
+
+void SortOp::close_cursors() {
+  int64_t freed = 0;
+  for (Cursor& c : cursors_) freed += c.charged + static_cast<int64_t>(c.file->buffer_capacity());
+  cursors_.clear();
+  heap_.clear();
+  files_charged_ -= freed;
+  release(freed);
+  set_live(files_charged_);
 }
 
 }  // namespace hindsight

@@ -1,0 +1,126 @@
+// The external merge sort (SortOp with spill on, docs/spilling.md): many runs, merge passes, NULLs, DESC,
+// strings, doubles, ties: exactly the rows, in the order, of the in-memory sort; off under the same limit fails.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "planner/common/error.hpp"
+#include "planner/exec/operators/sort.hpp"
+#include "tests/unit/planner/exec/exec_test_util.hpp"
+
+namespace hindsight {
+namespace {
+
+using namespace hindsight::testing;
+using V = std::vector<std::string>;
+
+/// (string key with NULLs and many ties, int key with NULLs, double, a sequence number that shows ties' order).
+Batch input(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<OptStr> s;
+  std::vector<OptInt> k;
+  std::vector<OptDbl> d;
+  std::vector<OptInt> seq;
+  for (int i = 0; i < n; ++i) {
+    const unsigned r = rng();
+    s.push_back(r % 13 == 0 ? std::nullopt
+                            : OptStr("key-" + std::to_string(r % 300) + std::string(r % 3 == 0 ? 20 : 0, 'z')));
+    k.push_back(r % 17 == 0 ? std::nullopt : OptInt(static_cast<int64_t>(rng() % 40) - 20));
+    d.push_back(r % 19 == 0 ? std::nullopt : OptDbl(static_cast<double>(rng() % 1000) / 8.0 - 60.0));
+    seq.push_back(i);
+  }
+  return make_batch({str_col(s), int_col(k), dbl_col(d), int_col(seq)});
+}
+
+struct Result {
+  V rows;
+  OperatorStats stats;
+};
+
+Result sort(const Batch& in, const std::vector<SortKey>& keys, int64_t limit, bool spill) {
+  TestContext tc(limit);
+  tc.ctx.spill = spill;
+  tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
+  Batch copy = in;
+  Result r;
+  {
+    SortOp op(&tc.ctx, 0, source(&tc.ctx, std::move(copy), 1000), keys);
+    r.rows = drain(op);
+    r.stats = op.stats();
+    EXPECT_EQ(op.held_memory(), 0);
+  }
+  EXPECT_EQ(tc.memory.used(), 0);
+  if (spill) {
+    EXPECT_LE(tc.memory.peak(), limit);
+  }
+  return r;
+}
+
+void expect_external_equals_in_memory(const Batch& in, const std::vector<SortKey>& keys, int64_t limit) {
+  const Result want = sort(in, keys, int64_t{1} << 40, false);
+  ASSERT_EQ(want.rows.size(), in.rows);
+  const Result got = sort(in, keys, limit, true);
+  EXPECT_EQ(got.rows, want.rows);
+  EXPECT_EQ(got.stats.spills, 1u);
+  EXPECT_GE(got.stats.spilled_rows, in.rows) << "every row is written at least once (the tail too)";
+  EXPECT_GT(got.stats.spilled_bytes, 0u);
+  EXPECT_THROW(
+      {
+        try {
+          sort(in, keys, limit, false);
+        } catch (const Error& e) {
+          EXPECT_EQ(e.code(), ErrorCode::MEMORY_LIMIT_EXCEEDED);
+          throw;
+        }
+      },
+      Error);
+}
+
+TEST(SortSpillTest, StringKeyNullsLastThenIntDescNullsFirst) {
+  const Batch in = input(60000, 1);
+  expect_external_equals_in_memory(in, {{0, true, false}, {1, false, true}}, 1 << 20);
+}
+
+TEST(SortSpillTest, DescendingStringNullsFirstDoubleAscending) {
+  const Batch in = input(60000, 2);
+  expect_external_equals_in_memory(in, {{0, false, true}, {2, true, false}}, 1 << 20);
+}
+
+TEST(SortSpillTest, TiesKeepInputOrderAcrossRuns) {
+  // One int key with 40 values (and NULLs): nearly every row ties with rows of other runs.
+  const Batch in = input(60000, 3);
+  expect_external_equals_in_memory(in, {{1, true, false}}, 1 << 20);
+}
+
+TEST(SortSpillTest, ManyRunsNeedMergePasses) {
+  // Runs of a few thousand rows: more runs than the fan-in, and more than the readers that fit at once.
+  const Batch in = input(200000, 4);
+  const Result got = sort(in, {{0, true, false}, {3, true, false}}, 1 << 20, true);
+  const Result want = sort(in, {{0, true, false}, {3, true, false}}, int64_t{1} << 40, false);
+  EXPECT_EQ(got.rows, want.rows);
+  // A merge pass writes its rows again.
+  EXPECT_GT(got.stats.spilled_rows, in.rows);
+}
+
+TEST(SortSpillTest, FitsInMemoryWithSpillOnWritesNothing) {
+  const Batch in = input(5000, 5);
+  const Result got = sort(in, {{0, true, false}}, int64_t{1} << 40, true);
+  EXPECT_EQ(got.rows, sort(in, {{0, true, false}}, int64_t{1} << 40, false).rows);
+  EXPECT_EQ(got.stats.spilled_rows, 0u);
+  EXPECT_EQ(got.stats.spills, 0u);
+}
+
+TEST(SortSpillTest, TooSmallForEvenOneBatchFailsSayingSpillingDidNotHelp) {
+  const Batch in = input(20000, 6);
+  try {
+    sort(in, {{0, true, false}}, 48 << 10, true);
+    FAIL() << "expected MEMORY_LIMIT_EXCEEDED";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::MEMORY_LIMIT_EXCEEDED);
+    EXPECT_NE(std::string(e.what()).find("spilling did not help"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace hindsight
