@@ -188,6 +188,13 @@ add_test(NAME cli_reexec_join_order
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/reexec_join_order_test.py --bin $<TARGET_FILE:hindsight>
           --data ${HINDSIGHT_SKEWED_DATA})
 set_tests_properties(cli_reexec_join_order PROPERTIES FIXTURES_REQUIRED tpch_skewed TIMEOUT 300)
+# A hash aggregate that spills (docs/spilling.md): TPC-H q01, q10, q13, q18 and a many-groups GROUP BY with
+# spill = on under limits below what their aggregates need, at workers 1 and 4, on both SF 0.01 fixtures: the
+# rows equal an unconstrained run's and the aggregates spilled.
+add_test(NAME cli_spill_aggregate
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/spill_aggregate_test.py --bin $<TARGET_FILE:hindsight>
+          --uniform ${HINDSIGHT_UNIFORM_DATA} --skewed ${HINDSIGHT_SKEWED_DATA})
+set_tests_properties(cli_spill_aggregate PROPERTIES FIXTURES_REQUIRED "tpch_uniform;tpch_skewed" TIMEOUT 300)
 # Randomized: no strategy, memory limit, worker count, data or injected fault makes a re-executed query return
 # other rows than one unconstrained run, or fail with anything but a typed error (fixed seed; --seed to replay;
 # `make reexec-fuzz` for a longer run with a random seed).

@@ -160,10 +160,11 @@ int64_t AggState::live_bytes() const {
 }
 
 void AggState::clear() {
-  ints_ = {};
-  dbls_ = {};
-  strs_ = {};
-  has_ = {};
+  // Really freed: `= {}` would keep the capacities (a spilling aggregate starts over on the next partition).
+  ints_ = std::vector<int64_t>();
+  dbls_ = std::vector<double>();
+  strs_ = std::vector<std::string>();
+  has_ = std::vector<uint8_t>();
   string_bytes_ = 0;
 }
 

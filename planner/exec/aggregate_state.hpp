@@ -49,6 +49,11 @@ class AggState {
   /// The live part of it: one value (and one has-a-value byte) per group (see MemoryTracker).
   int64_t live_bytes() const;
   void clear();
+  /// What allocated_bytes() grows by per group of room resize() makes (string payloads not included).
+  int64_t bytes_per_group() const {
+    if (is_count()) return 8;
+    return type_.physical() == PhysicalKind::String ? static_cast<int64_t>(sizeof(std::string)) + 1 : 9;
+  }
 
  private:
   template <typename T, typename Op>

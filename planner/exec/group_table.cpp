@@ -29,8 +29,10 @@ void GroupTable::clear() {
     DataType t = k.type;
     k = ColumnVector(t);
   }
-  group_hashes_ = {};
-  slots_.assign(16, kEmpty);
+  // Really freed (`= {}` and assign() keep the capacity, and allocated_bytes() with it): a spilling aggregate
+  // starts over on the next partition.
+  group_hashes_ = std::vector<uint64_t>();
+  slots_ = std::vector<uint64_t>(16, kEmpty);
   shift_ = 60;
   groups_ = 0;
   group_capacity_ = 0;
@@ -74,7 +76,7 @@ uint32_t GroupTable::add_group(const std::vector<const ColumnVector*>& keys, siz
   return static_cast<uint32_t>(groups_++);
 }
 
-template <bool kSingleInt>
+template <bool kSingleInt, bool kInsert>
 void GroupTable::probe(const std::vector<const ColumnVector*>& keys, size_t rows, std::vector<uint32_t>& group_ids) {
   std::vector<KeyColumn> in = key_views(keys);
   std::vector<KeyColumn> stored;
@@ -93,6 +95,10 @@ void GroupTable::probe(const std::vector<const ColumnVector*>& keys, size_t rows
     while (true) {
       const uint64_t slot = slots_[s];
       if (slot == kEmpty) {
+        if constexpr (!kInsert) {
+          group_ids[r] = kNotFound;
+          break;
+        }
         const uint32_t g = add_group(keys, r, h);
         slots_[s] = slot_value(h, g);
         group_ids[r] = g;
@@ -131,8 +137,37 @@ void GroupTable::find_or_insert(const std::vector<const ColumnVector*>& keys, si
   // The int fast path compares values only; it is exact while neither side holds a NULL (a NULL key is stored as 0).
   bool single_int = keys.size() == 1 && keys[0]->type.physical() == PhysicalKind::Int64 && !keys[0]->has_nulls() &&
                     !keys_[0].has_nulls();
-  if (single_int) probe<true>(keys, rows, group_ids);
-  else probe<false>(keys, rows, group_ids);
+  if (single_int) probe<true, true>(keys, rows, group_ids);
+  else probe<false, true>(keys, rows, group_ids);
+}
+
+void GroupTable::find(const std::vector<const ColumnVector*>& keys, size_t rows, std::vector<uint32_t>& group_ids) {
+  group_ids.resize(rows);
+  row_hashes(keys, rows, hashes_);
+  bool single_int = keys.size() == 1 && keys[0]->type.physical() == PhysicalKind::Int64 && !keys[0]->has_nulls() &&
+                    !keys_[0].has_nulls();
+  if (single_int) probe<true, false>(keys, rows, group_ids);
+  else probe<false, false>(keys, rows, group_ids);
+}
+
+size_t GroupTable::capacity_for(size_t groups) const {
+  size_t capacity = group_capacity_;
+  while (capacity < groups) capacity = std::max<size_t>(16, capacity + capacity / 4);
+  return capacity;
+}
+
+int64_t GroupTable::growth_bound(size_t new_groups, int64_t string_heap) const {
+  if (new_groups == 0) return 0;
+  const size_t groups = groups_ + new_groups;
+  const size_t capacity = capacity_for(groups);
+  // A group: its hash, and per key a value (a string object) and a null byte (a null mask may start late and
+  // grow by doubling: count two).
+  size_t per_group = sizeof(uint64_t);
+  for (const auto& k : keys_) per_group += (k.type.physical() == PhysicalKind::String ? sizeof(std::string) : 8) + 2;
+  int64_t bytes = static_cast<int64_t>((capacity - group_capacity_) * per_group) + string_heap;
+  size_t slots = slots_.size();
+  while (groups * 2 > slots) slots *= 2;
+  return bytes + static_cast<int64_t>((slots - slots_.size()) * sizeof(uint64_t));
 }
 
 }  // namespace hindsight

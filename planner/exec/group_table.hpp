@@ -17,6 +17,15 @@ class GroupTable {
   /// new tuples. New groups get consecutive ids in row order.
   void find_or_insert(const std::vector<const ColumnVector*>& keys, size_t rows, std::vector<uint32_t>& group_ids);
 
+  /// As find_or_insert, but creates no group: group_ids[r] = kNotFound for a tuple the table lacks (spilling).
+  static constexpr uint32_t kNotFound = UINT32_MAX;
+  void find(const std::vector<const ColumnVector*>& keys, size_t rows, std::vector<uint32_t>& group_ids);
+  /// The hashes of the rows of the last find_or_insert / find (what the table indexes by).
+  const std::vector<uint64_t>& last_hashes() const { return hashes_; }
+  /// An upper bound of what allocated_bytes() grows by when `new_groups` groups are added whose string keys'
+  /// payloads allocate at most `string_heap` bytes (what a spilling aggregate reserves before inserting).
+  int64_t growth_bound(size_t new_groups, int64_t string_heap) const;
+
   size_t size() const { return groups_; }
   /// The groups the per-group arrays (keys, hashes) have room for. They grow by a quarter (not double) when full,
   /// and so should the arrays of per-group state kept beside the table (AggState::resize). The slots stay 1/4 to
@@ -25,6 +34,8 @@ class GroupTable {
   /// arrays allocated up to 2 D + 32, over 2x at every D just past a power of two of groups. (A load factor up to
   /// 5/8 with arrays grown by half also bounds it, but made Q18's 1.5 M-group aggregate 18 % slower.)
   size_t group_capacity() const { return group_capacity_; }
+  /// The group_capacity() the table will have once it holds `groups` groups (>= the current one).
+  size_t capacity_for(size_t groups) const;
   /// The key columns, one row per group.
   const std::vector<ColumnVector>& keys() const { return keys_; }
   /// What the table's buffers allocate (key columns' capacities and string blocks, hashes, slots).
@@ -40,7 +51,7 @@ class GroupTable {
   static constexpr uint64_t kEmpty = UINT64_MAX;
   static uint64_t slot_value(uint64_t hash, uint32_t group) { return (hash << 32) | group; }
   static bool tag_matches(uint64_t slot, uint64_t hash) { return (slot >> 32) == (hash & 0xFFFFFFFFu); }
-  template <bool kSingleInt>
+  template <bool kSingleInt, bool kInsert>
   void probe(const std::vector<const ColumnVector*>& keys, size_t rows, std::vector<uint32_t>& group_ids);
   uint32_t add_group(const std::vector<const ColumnVector*>& keys, size_t row, uint64_t hash);
   void grow();

@@ -70,10 +70,17 @@ void SpillFile::flush() {
   buffer_.clear();
 }
 
+void SpillFile::seal() {
+  flush();
+  std::vector<char>().swap(buffer_);
+  buffer_capacity_ = 0;
+}
+
 template <typename RowAt>
 void SpillFile::append_rows(const Batch& batch, size_t n, RowAt row_at) {
   if (n == 0) return;
   HS_ASSERT(batch.columns.size() == types_.size(), "spill: batch has other columns than the file");
+  HS_ASSERT(buffer_capacity_ > 0, "spill: appending to a sealed file");
   // The chunk is appended to the buffer, which goes out once it holds buffer_capacity_ bytes (one batch of
   // wide rows may make it larger for a moment: callers append at most kBatchSize rows at a time).
   std::vector<char>& b = buffer_;

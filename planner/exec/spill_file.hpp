@@ -34,6 +34,9 @@ class SpillFile {
   void append(const Batch& batch, const uint32_t* sel, size_t n);
   /// Writes the buffer out.
   void flush();
+  /// Writes the buffer out and frees it: the file is complete (appending again is an error) and holds no
+  /// buffer any more (buffer_capacity() 0), however long it waits to be read.
+  void seal();
 
   uint64_t rows() const { return rows_; }
   /// Bytes appended (flushed or not).

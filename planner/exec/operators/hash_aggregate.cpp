@@ -120,6 +120,11 @@ HashAggregateOp::HashAggregateOp(ExecContext* ctx, int worker, std::unique_ptr<E
 }
 
 bool HashAggregateOp::next_impl(Batch& out) {
+  if (!spill_checked_) {
+    spill_checked_ = true;
+    spilling_mode_ = spill_enabled() && !group_keys_.empty();
+  }
+  if (spilling_mode_) return next_spilling(out);
   if (!consumed_) {
     Batch in;
     while (pull(0, in)) consume(in);
@@ -136,6 +141,12 @@ bool HashAggregateOp::next_impl(Batch& out) {
 }
 
 void HashAggregateOp::consume(Batch& in) {
+  insert_groups(in);
+  update_states(in, in.rows);
+  charge_growth();
+}
+
+void HashAggregateOp::insert_groups(const Batch& in) {
   const size_t rows = in.rows;
   if (!group_keys_.empty()) {
     std::vector<const ColumnVector*> keys;
@@ -149,6 +160,9 @@ void HashAggregateOp::consume(Batch& in) {
   } else if (group_ids_.size() < rows) {
     group_ids_.assign(rows, 0);
   }
+}
+
+void HashAggregateOp::update_states(const Batch& in, size_t rows) {
   for (size_t i = 0; i < aggs_.size(); ++i) {
     if (distinct_sets_[i]) {
       update_distinct(i, in.columns[static_cast<size_t>(aggs_[i].arg)], rows);
@@ -159,7 +173,6 @@ void HashAggregateOp::consume(Batch& in) {
       states_[s].update(input >= 0 ? &in.columns[static_cast<size_t>(input)] : nullptr, group_ids_.data(), rows);
     }
   }
-  charge_growth();
 }
 
 void HashAggregateOp::update_distinct(size_t agg, const ColumnVector& arg, size_t rows) {
@@ -244,6 +257,311 @@ void HashAggregateOp::release_all() {
     if (d) d->clear();
   release(charged_);
   charged_ = 0;
+}
+
+// ---- Spilling (docs/spilling.md) ----
+
+namespace {
+
+/// An upper bound of the heap block a copy of a string of `len` bytes allocates (string_heap_block).
+int64_t heap_bound(size_t len) { return len <= 15 ? 0 : static_cast<int64_t>(std::max<size_t>(32, (len + 1 + 8 + 15) & ~size_t{15})); }
+
+int64_t string_heap_of(const ColumnVector& c, const std::vector<uint32_t>& rows) {
+  if (c.type.physical() != PhysicalKind::String) return 0;
+  int64_t b = 0;
+  for (uint32_t r : rows) b += heap_bound(c.strs[r].size());
+  return b;
+}
+
+}  // namespace
+
+int64_t HashAggregateOp::table_allocated() const {
+  int64_t total = groups_.allocated_bytes();
+  for (const auto& s : states_) total += s.allocated_bytes();
+  for (const auto& d : distinct_sets_)
+    if (d) total += d->allocated_bytes();
+  return total;
+}
+
+int64_t HashAggregateOp::table_live() const {
+  int64_t live = groups_.live_bytes();
+  for (const auto& s : states_) live += s.live_bytes();
+  for (const auto& d : distinct_sets_)
+    if (d) live += d->live_bytes();
+  return live;
+}
+
+void HashAggregateOp::spill_failed(const std::string& why) const {
+  throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
+              fmt::format("{}: spilling did not help: {} (memory limit {}, {} in use)", label(), why,
+                          format_bytes(ctx_->memory->limit()), format_bytes(ctx_->memory->used())));
+}
+
+bool HashAggregateOp::read_source(Batch& in) {
+  if (!reader_) return pull(0, in);
+  if (check_interrupt()) throw QueryCancelled();
+  return reader_->next(in);
+}
+
+/// What inserting the groups of `rows` (none of them in the table) may allocate at most: table slots and
+/// per-group arrays grown to fit them all, their string keys, DISTINCT set entries, string MIN/MAX values.
+int64_t HashAggregateOp::insert_bound(const Batch& in, const std::vector<uint32_t>& rows) const {
+  const size_t n = rows.size();
+  int64_t heap = 0;
+  for (int k : group_keys_) heap += string_heap_of(in.columns[static_cast<size_t>(k)], rows);
+  int64_t bound = groups_.growth_bound(n, heap);
+  const size_t room = groups_.capacity_for(group_count_ + n) - groups_.group_capacity();
+  for (const auto& st : states_) {
+    bound += static_cast<int64_t>(room) * st.bytes_per_group();
+    if (st.input() >= 0 && !st.is_count() && st.type().physical() == PhysicalKind::String) {
+      const ColumnVector& c = in.columns[static_cast<size_t>(st.input())];
+      for (uint32_t r : rows) bound += static_cast<int64_t>(c.strs[r].size());
+    }
+  }
+  for (size_t i = 0; i < aggs_.size(); ++i)
+    if (distinct_sets_[i])
+      bound += distinct_sets_[i]->growth_bound(n, string_heap_of(in.columns[static_cast<size_t>(aggs_[i].arg)], rows));
+  return bound + bound / 8 + 1024;  // slack for the null masks' and vectors' rounding
+}
+
+/// Brings what is charged for the table to what it allocates. Growth past what was reserved (DISTINCT sets
+/// and string MIN/MAX values of groups already held, which cannot be spilled) must fit.
+void HashAggregateOp::settle_charge(bool after_insert) {
+  const int64_t total = table_allocated();
+  const int64_t live = table_live() + io_charged_;
+  const int64_t floor = std::max(total, kept_);
+  if (charged_ > floor) {
+    release(charged_ - floor);
+    charged_ = floor;
+    set_live(live);
+  } else if (total > charged_) {
+    if (!try_charge(total - charged_, live))
+      spill_failed(after_insert ? fmt::format("inserting new groups beside the {} held needed {} more than fits",
+                                              group_count_, format_bytes(total - charged_))
+                                : fmt::format("the DISTINCT sets or string MIN/MAX values of the {} groups held in "
+                                              "memory grew by {} more than fits",
+                                              group_count_, format_bytes(total - charged_)));
+    charged_ = total;
+  } else {
+    set_live(live);
+  }
+}
+
+void HashAggregateOp::sync_io_charge() {
+  // Once spilled, the writers' buffers stay charged while partitions remain (the next partition may have to be
+  // split again, and the memory they need must not go to other operators or workers in between).
+  int64_t target = writers_.empty() && (reading_ || !partitions_.empty()) ? writers_reserve() : 0;
+  for (const auto& w : writers_) target += static_cast<int64_t>(w->buffer_capacity());
+  for (const auto& p : partitions_) target += static_cast<int64_t>(p.file->buffer_capacity());
+  if (reading_) target += static_cast<int64_t>(reading_->buffer_capacity());
+  if (reader_) target += static_cast<int64_t>(reader_->buffer_capacity());
+  if (target > io_charged_) {
+    // From what the table holds charged beyond its buffers first (kept_ between partitions), then anew.
+    const int64_t pooled = std::min(target - io_charged_, std::max<int64_t>(0, charged_ - table_allocated()));
+    charged_ -= pooled;
+    kept_ = std::max<int64_t>(0, kept_ - pooled);
+    const int64_t more = target - io_charged_ - pooled;
+    if (more > 0 && !try_charge(more, table_live() + target)) {
+      io_charged_ += pooled;
+      spill_failed(fmt::format("the buffers of its {} spill files ({}) do not fit beside {} groups",
+                               writers_.size() + partitions_.size() + (reading_ ? 1 : 0), format_bytes(target),
+                               group_count_));
+    }
+  } else if (target < io_charged_) {
+    release(io_charged_ - target);
+    set_live(table_live() + target);
+  }
+  io_charged_ = target;
+}
+
+void HashAggregateOp::spill_rows(const Batch& in, const std::vector<uint32_t>& rows) {
+  const std::vector<uint64_t>& hashes = groups_.last_hashes();  // of the find() that found these rows missing
+  part_rows_.resize(kSpillFanout);
+  for (auto& p : part_rows_) p.clear();
+  for (uint32_t r : rows) part_rows_[static_cast<size_t>(spill_partition_of(hashes[r], depth_, kSpillFanout))].push_back(r);
+  for (int p = 0; p < kSpillFanout; ++p) {
+    const auto& sel = part_rows_[static_cast<size_t>(p)];
+    if (sel.empty()) continue;
+    SpillFile& w = *writers_[static_cast<size_t>(p)];
+    const uint64_t before = w.bytes();
+    w.append(in, sel.data(), sel.size());
+    stats_.spilled_bytes += w.bytes() - before;
+  }
+  stats_.spilled_rows += rows.size();
+}
+
+bool HashAggregateOp::consume_spilling(const Batch& in) {
+  const size_t rows = in.rows;
+  if (rows == 0) return true;
+  std::vector<const ColumnVector*> keys;
+  keys.reserve(group_keys_.size());
+  for (int k : group_keys_) keys.push_back(&in.columns[static_cast<size_t>(k)]);
+  groups_.find(keys, rows, group_ids_);
+  found_rows_.clear();
+  missing_rows_.clear();
+  for (size_t r = 0; r < rows; ++r)
+    (group_ids_[r] == GroupTable::kNotFound ? missing_rows_ : found_rows_).push_back(static_cast<uint32_t>(r));
+  if (!found_rows_.empty()) {
+    if (missing_rows_.empty()) {
+      update_states(in, rows);
+    } else {
+      for (size_t i = 0; i < found_rows_.size(); ++i) group_ids_[i] = group_ids_[found_rows_[i]];
+      gather_batch(in, found_rows_, sub_);
+      update_states(sub_, found_rows_.size());
+    }
+    settle_charge(false);
+  }
+  if (missing_rows_.empty()) return true;
+  if (!full_) {
+    const int64_t bound = insert_bound(in, missing_rows_);
+    // Held groups whose state grows (DISTINCT sets, string MIN/MAX) keep growing after the table is full:
+    // new groups are taken only while a quarter of the table's size stays free for that.
+    const int64_t slack = growing_states_ ? table_allocated() / 4 : 0;
+    // ... and the writers' buffers must fit once the table is full: a new group is taken only while they would.
+    const int64_t writers = mode_ == AggregateMode::Partial || io_charged_ >= writers_reserve() ? 0 : writers_reserve();
+    const int64_t pooled = std::max<int64_t>(0, charged_ - table_allocated());
+    // A table grows to at most a fair share of the limit (limit / workers), so that the workers' instances,
+    // which fill up and start their partitions at different times, do not starve each other.
+    const bool within_share =
+        group_count_ == 0 || mode_ == AggregateMode::Partial ||
+        charged_ + io_charged_ + bound + slack - pooled <= ctx_->memory->limit() / std::max(1, ctx_->workers);
+    const int64_t extra = bound + slack + writers - pooled;
+    const bool fits = within_share && (extra <= 0 || try_charge(extra, table_live() + io_charged_));
+
+    if (!fits && group_count_ == 0 && missing_rows_.size() > 1) {
+      // Not a batch of new groups fits in the empty table (a small limit): take them half a batch at a time.
+      const std::vector<uint32_t> rows_left = missing_rows_;
+      const size_t half = rows_left.size() / 2;
+      Batch first, second;
+      gather_batch(in, std::vector<uint32_t>(rows_left.begin(), rows_left.begin() + static_cast<std::ptrdiff_t>(half)), first);
+      gather_batch(in, std::vector<uint32_t>(rows_left.begin() + static_cast<std::ptrdiff_t>(half), rows_left.end()), second);
+      if (!consume_spilling(first)) {  // a Partial filled up: pending_ holds the rest of `first`, then `second`
+        for (size_t c = 0; c < pending_.columns.size(); ++c)
+          append_range(pending_.columns[c], second.columns[c], 0, second.rows);
+        pending_.rows += second.rows;
+        return false;
+      }
+      return consume_spilling(second);
+    }
+    if (fits || group_count_ == 0) {
+      if (fits && extra > 0) charged_ += extra;  // settle_charge gives back what the insert did not use
+      gather_batch(in, missing_rows_, sub_);
+      try {
+        insert_groups(sub_);
+        update_states(sub_, sub_.rows);
+        settle_charge(true);
+      } catch (const Error& e) {
+        if (e.code() != ErrorCode::MEMORY_LIMIT_EXCEEDED || fits) throw;
+        spill_failed(fmt::format("not even the first {} groups of {} fit", missing_rows_.size(),
+                                 depth_ == 0 ? "its input" : fmt::format("a partition split {} times", depth_)));
+      }
+      return true;
+    }
+    ++stats_.spills;
+    if (mode_ == AggregateMode::Partial) {  // emit what it holds, start over with these rows
+      gather_batch(in, missing_rows_, pending_);
+      has_pending_ = true;
+      return false;
+    }
+    if (depth_ >= kMaxSpillDepth)
+      spill_failed(fmt::format("a partition split {} times still has more groups than fit beside the {} held",
+                               depth_, group_count_));
+    full_ = true;
+    std::vector<DataType> types = children_[0]->output_types();
+    for (int p = 0; p < kSpillFanout; ++p)
+      writers_.push_back(std::make_unique<SpillFile>(types, ctx_->spill_directory, buffer_bytes_));
+    sync_io_charge();
+  }
+  spill_rows(in, missing_rows_);
+  return true;
+}
+
+void HashAggregateOp::finish_source() {
+  for (auto& w : writers_) {
+    if (w->rows() == 0) continue;
+    w->seal();  // its buffer is not needed while the file waits
+    partitions_.push_back({std::move(w), depth_ + 1});
+  }
+  writers_.clear();
+  reader_.reset();
+  reading_.reset();
+  full_ = false;
+  sync_io_charge();
+}
+
+bool HashAggregateOp::open_next_partition() {
+  if (partitions_.empty()) return false;
+  Partition p = std::move(partitions_.back());
+  partitions_.pop_back();
+  reading_ = std::move(p.file);
+  depth_ = p.depth;
+  reader_.emplace(reading_->reader(buffer_bytes_));
+  source_done_ = false;
+  sync_io_charge();
+  return true;
+}
+
+bool HashAggregateOp::next_spilling(Batch& out) {
+  if (!consumed_) {  // first call: the child is the source
+    consumed_ = true;
+    // The files' share of the limit as spill_buffer_bytes has it, but below its 4 KB floor under a limit of a
+    // few MB: 16 writers of 4 KB on each of several workers would take much of such a limit.
+    const int64_t limit = ctx_->memory->limit();
+    buffer_bytes_ = std::min(spill_buffer_bytes(limit, kSpillFanout),
+                             static_cast<size_t>(std::max<int64_t>(1024, limit / 64 / kSpillFanout)));
+    for (const auto& st : states_)
+      growing_states_ |= !st.is_count() && st.type().physical() == PhysicalKind::String;
+    for (const auto& d : distinct_sets_) growing_states_ |= d != nullptr;
+  }
+  while (true) {
+    if (emitting_) {
+      if (emit_pos_ < group_count_) {
+        const size_t end = std::min(group_count_, emit_pos_ + kBatchSize);
+        emit(out, emit_pos_, end);
+        emit_pos_ = end;
+        return true;
+      }
+      groups_.clear();
+      for (auto& s : states_) s.clear();
+      for (auto& d : distinct_sets_)
+        if (d) d->clear();
+      group_count_ = 0;
+      emit_pos_ = 0;
+      emitting_ = false;
+      if (source_done_ && !partitions_.empty()) {
+        // The next partition reuses this memory (charged_ stays: the pool its table and files grow into), so
+        // that other workers' aggregates do not take it in between.
+        // Not all of it: what follows (an exchange buffering the groups emitted) needs memory too. A partition's
+        // groups take at most about twice its bytes.
+        kept_ = std::min<int64_t>(charged_, 2 * static_cast<int64_t>(partitions_.back().file->bytes()));
+        open_next_partition();
+        settle_charge(true);
+      } else {
+        kept_ = 0;
+        release(charged_);
+        charged_ = 0;
+        set_live(io_charged_);
+        if (source_done_) {
+          release(io_charged_);
+          io_charged_ = 0;
+          return false;
+        }
+      }
+    }
+    bool refused = false;
+    if (has_pending_) {
+      Batch carry = std::move(pending_);
+      has_pending_ = false;
+      refused = !consume_spilling(carry);
+    }
+    Batch in;
+    while (!refused && read_source(in)) refused = !consume_spilling(in);
+    if (!refused) {
+      finish_source();
+      source_done_ = true;
+    }
+    emitting_ = true;
+  }
 }
 
 }  // namespace hindsight

@@ -1,11 +1,13 @@
 #pragma once
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "planner/exec/aggregate_spec.hpp"
 #include "planner/exec/aggregate_state.hpp"
 #include "planner/exec/exec_operator.hpp"
 #include "planner/exec/group_table.hpp"
+#include "planner/exec/spill_file.hpp"
 
 namespace hindsight {
 
@@ -20,6 +22,13 @@ namespace hindsight {
 /// Without group keys, every mode emits exactly one row, even on empty input (COUNT 0, the others NULL).
 /// DISTINCT aggregates are supported in Single mode only. Memory charged: the group table, the accumulators and
 /// DISTINCT value sets; released once the result has been emitted.
+///
+/// Spilling (spill_enabled() and group keys; docs/spilling.md): new groups are inserted only after their
+/// growth was reserved with try_charge. When that is refused, a Partial aggregate emits the groups it holds
+/// early (the Final above merges them) and starts over; a Single/Final one keeps updating the groups it holds
+/// and writes the rows of every other group to one of kSpillFanout partition files, then aggregates those
+/// files one by one after emitting its groups (a file that does not fit either is split again, one level
+/// deeper). Every group is aggregated wholly in memory in one pass, so results are exact for every function.
 class HashAggregateOp : public ExecOperator {
  public:
   HashAggregateOp(ExecContext* ctx, int worker, std::unique_ptr<ExecOperator> child, std::vector<int> group_keys,
@@ -36,10 +45,58 @@ class HashAggregateOp : public ExecOperator {
   };
 
   void consume(Batch& in);
+  void insert_groups(const Batch& in);
+  void update_states(const Batch& in, size_t rows);
   void update_distinct(size_t agg, const ColumnVector& arg, size_t rows);
   void charge_growth();
   void emit(Batch& out, size_t begin, size_t end);
   void release_all();
+
+  // Spilling.
+  static constexpr int kSpillFanout = 16;
+  /// Sources deeper than this (a partition split this many times) may not spill again.
+  static constexpr int kMaxSpillDepth = 6;
+  struct Partition {
+    std::unique_ptr<SpillFile> file;
+    int depth;  ///< of the source it becomes: 1 + that of the source whose rows it holds
+  };
+  bool next_spilling(Batch& out);
+  /// Consumes one batch; false when a Partial aggregate must emit its groups first (pending_ then holds the
+  /// rows still to consume).
+  bool consume_spilling(const Batch& in);
+  bool read_source(Batch& in);
+  int64_t insert_bound(const Batch& in, const std::vector<uint32_t>& rows) const;
+  void settle_charge(bool after_insert);
+  void spill_rows(const Batch& in, const std::vector<uint32_t>& rows);
+  void finish_source();
+  bool open_next_partition();
+  void sync_io_charge();
+  int64_t writers_reserve() const { return kSpillFanout * static_cast<int64_t>(std::max<size_t>(buffer_bytes_, 1024)); }
+  int64_t table_allocated() const;
+  int64_t table_live() const;
+  [[noreturn]] void spill_failed(const std::string& why) const;
+
+  bool spill_checked_ = false;
+  bool spilling_mode_ = false;  ///< spill_enabled() with group keys: next_spilling runs
+  size_t buffer_bytes_ = 0;     ///< each spill file's buffer
+  int depth_ = 0;               ///< of the current source: 0 the child, d a partition written at depth d - 1
+  bool full_ = false;           ///< the current source's new groups go to writers_
+  bool growing_states_ = false;  ///< DISTINCT sets or string MIN/MAX: held groups may still grow when full
+  bool emitting_ = false;
+  bool source_done_ = false;
+  bool has_pending_ = false;
+  Batch pending_;
+  Batch sub_;
+  std::vector<std::unique_ptr<SpillFile>> writers_;
+  std::vector<Partition> partitions_;  ///< written, not yet aggregated (a stack: depth first)
+  std::unique_ptr<SpillFile> reading_;
+  std::optional<SpillFile::Reader> reader_;
+  std::vector<uint32_t> found_rows_, missing_rows_;
+  std::vector<std::vector<uint32_t>> part_rows_;
+  int64_t io_charged_ = 0;  ///< the spill files' buffers (apart from charged_)
+  /// While partitions remain: what charged_ keeps however small the table (the previous source's charge, less
+  /// what went to file buffers), so that a partition finds the memory its predecessor had.
+  int64_t kept_ = 0;
 
   std::vector<int> group_keys_;
   std::vector<AggregateSpec> aggs_;

@@ -67,6 +67,17 @@ TEST(SpillFileTest, RoundTripsRowsNullsAndStringsAcrossManySmallWrites) {
   EXPECT_GE(batches, 2u);
 }
 
+TEST(SpillFileTest, SealFlushesAndFreesTheWriteBuffer) {
+  Batch a = rows(0, 500);
+  SpillFile f(types_of(a), tmp(), 64 << 10);  // the rows stay in the buffer until sealed
+  f.append(a);
+  EXPECT_EQ(f.buffer_capacity(), 64u << 10);
+  f.seal();
+  EXPECT_EQ(f.buffer_capacity(), 0u);
+  EXPECT_EQ(read_all(f.reader(1024)), render(a));
+  EXPECT_THROW(f.append(a), Error);
+}
+
 TEST(SpillFileTest, SelectedRowsOnlyAndAColumnWhoseNullsStartLater) {
   Batch a = rows(1, 7);  // no NULL int (1..6), strings: row 5 NULL
   Batch b = rows(7, 15);  // int 7 and 14 NULL
