@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "planner/common/error.hpp"
 #include "planner/exec/batch_gather.hpp"
 #include "planner/storage/bucketing.hpp"
@@ -23,17 +25,111 @@ bool HashJoinBuildOp::next_impl(Batch& out) {
   Batch in;
   int64_t live = 0;
   while (pull(0, in)) {
+    total_rows_ += in.rows;
+    if (spill_) {  // partitioned mode: straight to the files
+      has_null_key_ |= spill_->append(in, 0, 0, stats_);
+      continue;
+    }
     rows_ += in.rows;
     live += static_cast<int64_t>(in.byte_size());
-    charge(append_batch_moved(columns_, std::move(in)), live);
+    const int64_t bytes = append_batch_moved(columns_, std::move(in));
+    if (!spill_enabled()) {
+      charge(bytes, live);
+    } else if (!try_charge(bytes, live)) {
+      start_spilling();  // what was just appended goes out with the rest
+      live = 0;
+    }
   }
-  HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build side exceeds 4G rows");
-  build_table();
+  if (!spill_) {
+    HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build side exceeds 4G rows");
+    if (!build_table(spill_enabled())) start_spilling();
+  }
+  if (spill_) spill_->flush();
   built_ = true;
+  (void)out;
   return false;
 }
 
-void HashJoinBuildOp::build_table() {
+void HashJoinBuildOp::start_spilling() {
+  ++stats_.spills;
+  spill_ = std::make_unique<JoinSpillFiles>(output_types_, keys_, ctx_->spill_directory,
+                                            spill_buffer_bytes(ctx_->memory->limit(), 64));
+  spill_->open_fanout(true, keep_null_rows_);
+  // The stored rows are released before the write buffers are charged: the buffers are what the build
+  // keeps from now on, the rows are freed as soon as they are written.
+  Batch stored;
+  stored.columns = std::move(columns_);
+  stored.rows = rows_;
+  columns_.assign(output_types_.size(), ColumnVector());
+  for (size_t c = 0; c < output_types_.size(); ++c) columns_[c].type = output_types_[c];
+  release_table_memory();
+  charge(spill_->buffer_bytes());
+  spill_charged_ = spill_->buffer_bytes();
+  has_null_key_ |= spill_->append(stored, 0, 0, stats_);
+  rows_ = 0;
+}
+
+void HashJoinBuildOp::release_table_memory() {
+  release(held_memory_ - spill_charged_);
+  set_live(spill_charged_);
+}
+
+bool HashJoinBuildOp::load_partition(size_t id) {
+  free_table();
+  SpillFile* f = spill_->file(id);
+  if (f == nullptr) return true;  // an empty partition
+  SpillFile::Reader rd = f->reader(spill_->read_buffer_bytes());
+  const int64_t reader_bytes = static_cast<int64_t>(rd.buffer_capacity());
+  charge(reader_bytes);
+  spill_charged_ += reader_bytes;
+  auto done_reading = [&] {
+    spill_charged_ -= reader_bytes;
+    release(reader_bytes);
+  };
+  Batch in;
+  while (rd.next(in)) {
+    rows_ += in.rows;
+    const int64_t add = static_cast<int64_t>(in.byte_size());
+    const int64_t bytes = append_batch_moved(columns_, std::move(in));
+    if (!try_charge(bytes, live_bytes_ + add)) {
+      free_table();
+      done_reading();
+      return false;
+    }
+  }
+  done_reading();
+  HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build partition exceeds 4G rows");
+  if (!build_table(true)) {
+    free_table();
+    return false;
+  }
+  const int64_t before = spill_->buffer_bytes();
+  spill_->drop(id);
+  spill_charged_ -= before - spill_->buffer_bytes();
+  release(before - spill_->buffer_bytes());
+  return true;
+}
+
+size_t HashJoinBuildOp::split_partition(size_t id, int level) {
+  const int64_t add = spill_->fanout_bytes() + static_cast<int64_t>(spill_->read_buffer_bytes());
+  charge(add);
+  spill_charged_ += add;
+  const size_t first = spill_->split(id, level, stats_);
+  ++stats_.spills;
+  const int64_t freed = spill_charged_ - spill_->buffer_bytes();  // the reader's and the split file's buffers
+  spill_charged_ -= freed;
+  release(freed);
+  return first;
+}
+
+void HashJoinBuildOp::drop_spill() {
+  if (!spill_) return;
+  spill_.reset();
+  release(spill_charged_);
+  spill_charged_ = 0;
+}
+
+bool HashJoinBuildOp::build_table(bool may_refuse) {
   std::vector<const ColumnVector*> key_cols;
   for (int k : keys_) key_cols.push_back(&columns_[static_cast<size_t>(k)]);
   size_t capacity = 16;
@@ -52,20 +148,24 @@ void HashJoinBuildOp::build_table() {
   // (at most 2C allocated), the table's arrays are exact but for the heads (2 a row), 2C + 12 + 8 <= 2 (C + 16);
   // a small build's sparse heads are at most kSparseSlots, a constant.
   const int64_t table_bytes = static_cast<int64_t>(rows_ * (sizeof(uint64_t) + sizeof(uint32_t)));
-  charge(table_bytes + static_cast<int64_t>(capacity * sizeof(uint32_t)),
-         live_bytes_ + table_bytes + static_cast<int64_t>(std::min(capacity, rows_) * sizeof(uint32_t)));
+  const int64_t bytes = table_bytes + static_cast<int64_t>(capacity * sizeof(uint32_t));
+  const int64_t live = live_bytes_ + table_bytes + static_cast<int64_t>(std::min(capacity, rows_) * sizeof(uint32_t));
+  if (!may_refuse) charge(bytes, live);
+  else if (!try_charge(bytes, live)) return false;
   row_hashes(key_cols, rows_, hashes_);
   next_.assign(rows_, kEnd);
   heads_.assign(capacity, kEnd);
   std::vector<uint8_t> null_rows;
-  has_null_key_ = null_key_rows(key_cols, rows_, null_rows);
+  const bool nulls = null_key_rows(key_cols, rows_, null_rows);
+  has_null_key_ |= nulls;
   // Insert backwards so that each chain lists its rows in input order.
   for (size_t i = rows_; i-- > 0;) {
-    if (has_null_key_ && null_rows[i]) continue;
+    if (nulls && null_rows[i]) continue;
     size_t s = slot_of(hashes_[i], shift_);
     next_[i] = heads_[s];
     heads_[s] = static_cast<uint32_t>(i);
   }
+  return true;
 }
 
 void HashJoinBuildOp::chain_heads(const uint64_t* hashes, size_t n, uint32_t* heads) const {
@@ -98,7 +198,68 @@ void HashJoinBuildOp::free_table() {
   shift_ = 60;
   small_ = true;
   rows_ = 0;
-  release(held_memory_);
+  release_table_memory();
 }
+
+size_t JoinSpillFiles::open_fanout(bool level0, bool with_nulls) {
+  const size_t first = files_.size();
+  for (int p = 0; p < kFanout; ++p) files_.push_back(std::make_unique<SpillFile>(types_, dir_, buffer_bytes_));
+  if (level0) {
+    HS_ASSERT(first == 0, "the first fanout of a hash join spill opens twice");
+    files_.push_back(with_nulls ? std::make_unique<SpillFile>(types_, dir_, buffer_bytes_) : nullptr);
+  }
+  return first;
+}
+
+bool JoinSpillFiles::append(const Batch& b, size_t first, int level, OperatorStats& stats) {
+  if (b.rows == 0) return false;
+  std::vector<const ColumnVector*> key_cols;
+  key_cols.reserve(keys_.size());
+  for (int k : keys_) key_cols.push_back(&b.columns[static_cast<size_t>(k)]);
+  row_hashes(key_cols, b.rows, hashes_);
+  const bool nulls = null_key_rows(key_cols, b.rows, nulls_);
+  for (auto& s : sel_) s.clear();
+  null_sel_.clear();
+  for (size_t r = 0; r < b.rows; ++r) {
+    if (nulls && nulls_[r]) null_sel_.push_back(static_cast<uint32_t>(r));
+    else sel_[static_cast<size_t>(spill_partition_of(hashes_[r], level, kFanout))].push_back(static_cast<uint32_t>(r));
+  }
+  auto write = [&](SpillFile* f, const std::vector<uint32_t>& sel) {
+    if (f == nullptr || sel.empty()) return;
+    const uint64_t before = f->bytes();
+    f->append(b, sel.data(), sel.size());
+    stats.spilled_rows += sel.size();
+    stats.spilled_bytes += f->bytes() - before;
+  };
+  for (int p = 0; p < kFanout; ++p) write(files_[first + static_cast<size_t>(p)].get(), sel_[static_cast<size_t>(p)]);
+  if (nulls) write(file(kNullPartition), null_sel_);
+  return nulls;
+}
+
+void JoinSpillFiles::flush() {
+  for (auto& f : files_)
+    if (f) f->flush();
+}
+
+size_t JoinSpillFiles::split(size_t id, int level, OperatorStats& stats) {
+  const size_t first = open_fanout(false, false);
+  if (SpillFile* f = file(id)) {
+    SpillFile::Reader rd = f->reader(buffer_bytes_);
+    Batch in;
+    while (rd.next(in)) append(in, first, level, stats);
+  }
+  drop(id);
+  for (size_t p = first; p < files_.size(); ++p) files_[p]->flush();
+  return first;
+}
+
+int64_t JoinSpillFiles::buffer_bytes() const {
+  int64_t b = 0;
+  for (auto& f : files_)
+    if (f) b += static_cast<int64_t>(f->buffer_capacity());
+  return b;
+}
+
+int64_t JoinSpillFiles::fanout_bytes() const { return static_cast<int64_t>(kFanout * std::max<size_t>(buffer_bytes_, 1024)); }
 
 }  // namespace hindsight

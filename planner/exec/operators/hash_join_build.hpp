@@ -1,31 +1,104 @@
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "planner/exec/exec_operator.hpp"
 #include "planner/exec/key_columns.hpp"
+#include "planner/exec/spill_file.hpp"
 
 namespace hindsight {
+
+/// The spill files of one side of a spilled hash join (docs/spilling.md), by partition id: ids 0..15 are the
+/// first split (level 0) and id kNullPartition the rows with a NULL key; a partition split again gets 16
+/// fresh ids at the end. Both sides of a join open and split their partitions in the same order, so one id
+/// names the build part and the probe part of one partition. Its owner charges buffer_bytes().
+class JoinSpillFiles {
+ public:
+  static constexpr int kFanout = 16;
+  static constexpr size_t kNullPartition = kFanout;
+
+  JoinSpillFiles(std::vector<DataType> types, std::vector<int> keys, std::string dir, size_t buffer_bytes)
+      : types_(std::move(types)), keys_(std::move(keys)), dir_(std::move(dir)), buffer_bytes_(buffer_bytes) {}
+
+  /// Opens kFanout files for a split and returns the first id; `with_nulls` (level 0 only) adds the NULL-key
+  /// file at kNullPartition, else that slot stays empty and such rows are dropped.
+  size_t open_fanout(bool level0, bool with_nulls);
+  /// Appends the rows of `b` to the files [first, first + kFanout) by spill_partition_of(key hash, level),
+  /// rows with a NULL key to the NULL-key file (if open; dropped otherwise). Adds what it wrote to `stats`;
+  /// returns whether some row had a NULL key.
+  bool append(const Batch& b, size_t first, int level, OperatorStats& stats);
+  /// Flushes every open file.
+  void flush();
+  /// The file of partition `id` (null when none was opened or it was consumed).
+  SpillFile* file(size_t id) const { return id < files_.size() ? files_[id].get() : nullptr; }
+  uint64_t rows(size_t id) const { return file(id) ? file(id)->rows() : 0; }
+  void drop(size_t id) {
+    if (id < files_.size()) files_[id].reset();
+  }
+  /// Splits partition `id` at `level` into a new fanout (returns its first id) and drops it; the caller
+  /// charges the new buffers and a reader's buffer (read_buffer_bytes()) before.
+  size_t split(size_t id, int level, OperatorStats& stats);
+  size_t read_buffer_bytes() const { return buffer_bytes_; }
+  /// What the open files buffer.
+  int64_t buffer_bytes() const;
+  /// The write buffers a new fanout adds.
+  int64_t fanout_bytes() const;
+
+ private:
+  std::vector<DataType> types_;
+  std::vector<int> keys_;
+  std::string dir_;
+  size_t buffer_bytes_;
+  std::vector<std::unique_ptr<SpillFile>> files_;
+  std::vector<uint64_t> hashes_;
+  std::vector<uint8_t> nulls_;
+  std::array<std::vector<uint32_t>, kFanout> sel_;
+  std::vector<uint32_t> null_sel_;
+};
 
 /// The build half of a hash join: drains its child into columnar storage and a chained hash table on the key
 /// columns. It produces no rows itself; HashJoinProbeOp owns it as its second child and drives it through
 /// next(), so its stats (rows_in = build rows, time, peak memory) are recorded like any operator's.
 /// Memory charged: the stored rows (as they arrive), then hashes, chains and bucket heads.
 /// Rows with a NULL in any key column are stored (a BuildOuter join emits them) but never enter the table.
+///
+/// Spilling (spill_enabled(), docs/spilling.md): when a charge of the accumulating rows (or of the table) is
+/// refused, the build switches to partitioned mode: the rows held so far and every later one go to
+/// JoinSpillFiles' 16 partitions by key hash (NULL-key rows to their own file when keep_null_key_rows, else
+/// dropped), nothing stays in memory but the write buffers, and spilled() is true. The probe then loads the
+/// partitions one at a time (load_partition: the same table as in memory) and splits one that does not fit.
 class HashJoinBuildOp : public ExecOperator {
  public:
   static constexpr uint32_t kEnd = UINT32_MAX;  ///< end of a chain
 
   HashJoinBuildOp(ExecContext* ctx, int worker, std::unique_ptr<ExecOperator> build_child, std::vector<int> build_keys);
 
-  /// Number of stored build rows (including rows with NULL keys).
+  /// Number of stored build rows (including rows with NULL keys): of the loaded partition once spilled.
   size_t rows() const { return rows_; }
+  /// Every build row the child produced (stored or spilled).
+  uint64_t total_rows() const { return total_rows_; }
   /// Stored build columns, in the child's layout.
   const std::vector<ColumnVector>& columns() const { return columns_; }
   const std::vector<int>& keys() const { return keys_; }
-  /// Whether some stored row has a NULL key.
+  /// Whether some build row (stored or spilled) has a NULL key.
   bool has_null_key() const { return has_null_key_; }
+
+  /// Whether a spill must keep the rows with a NULL key (BuildOuter, FullOuter emit them); set by the probe.
+  void keep_null_key_rows(bool keep) { keep_null_rows_ = keep; }
+  /// Whether the build went to partitioned mode (after next()).
+  bool spilled() const { return spill_ != nullptr; }
+  /// The build parts of the partitions (spilled() only).
+  JoinSpillFiles& spill_files() { return *spill_; }
+  /// Loads partition `id` into the table (replacing what was loaded) and drops its file; false, with nothing
+  /// loaded and the file kept, when its memory is refused.
+  bool load_partition(size_t id);
+  /// Splits partition `id` at `level` (JoinSpillFiles::split) and returns the first new id.
+  size_t split_partition(size_t id, int level);
+  /// Drops every spill file and releases their buffers.
+  void drop_spill();
 
   /// First row of the chain where rows with `hash` live (kEnd if none); rows of a chain may have other hashes.
   uint32_t chain_head(uint64_t hash) const { return heads_[slot_of(hash, shift_)]; }
@@ -38,7 +111,8 @@ class HashJoinBuildOp : public ExecOperator {
   size_t slots() const { return heads_.size(); }
   static constexpr size_t kSparseSlots = 16384;
 
-  /// Frees the stored rows and the table and releases their memory (the probe calls it once exhausted).
+  /// Frees the stored rows and the table and releases their memory (the probe calls it once exhausted, and
+  /// after each partition of a spilled join); spill files stay.
   void free_table();
 
  protected:
@@ -46,12 +120,21 @@ class HashJoinBuildOp : public ExecOperator {
   bool next_impl(Batch& out) override;
 
  private:
-  void build_table();
+  /// Charges and builds the table; with `may_refuse`, returns false (nothing built) when the charge is refused.
+  bool build_table(bool may_refuse);
+  /// Switches to partitioned mode: the stored rows go to the partition files and are freed.
+  void start_spilling();
+  /// Releases the stored rows and the table, keeping the charge of the spill files' buffers.
+  void release_table_memory();
 
   std::vector<int> keys_;
   std::vector<ColumnVector> columns_;
   size_t rows_ = 0;
+  uint64_t total_rows_ = 0;
   bool built_ = false;
+  bool keep_null_rows_ = false;
+  std::unique_ptr<JoinSpillFiles> spill_;
+  int64_t spill_charged_ = 0;  ///< the part of held_memory_ that is spill files' buffers
   bool has_null_key_ = false;
   std::vector<uint64_t> hashes_;
   std::vector<uint32_t> next_;
