@@ -70,6 +70,11 @@ void SpillFile::flush() {
   buffer_.clear();
 }
 
+void SpillFile::finish_writing() {
+  flush();
+  std::vector<char>().swap(buffer_);
+}
+
 template <typename RowAt>
 void SpillFile::append_rows(const Batch& batch, size_t n, RowAt row_at) {
   if (n == 0) return;

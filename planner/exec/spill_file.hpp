@@ -34,6 +34,9 @@ class SpillFile {
   void append(const Batch& batch, const uint32_t* sel, size_t n);
   /// Writes the buffer out.
   void flush();
+  /// Writes the buffer out and frees it, for a file that is only read from now on (its owner stops charging
+  /// buffer_capacity() for it); an append after it allocates the buffer again.
+  void finish_writing();
 
   uint64_t rows() const { return rows_; }
   /// Bytes appended (flushed or not).

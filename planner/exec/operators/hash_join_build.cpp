@@ -6,6 +6,7 @@
 
 #include "planner/common/error.hpp"
 #include "planner/exec/batch_gather.hpp"
+#include "planner/exec/memory_tracker.hpp"
 #include "planner/storage/bucketing.hpp"
 
 namespace hindsight {
@@ -44,7 +45,10 @@ bool HashJoinBuildOp::next_impl(Batch& out) {
     HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build side exceeds 4G rows");
     if (!build_table(spill_enabled())) start_spilling();
   }
-  if (spill_) spill_->flush();
+  if (spill_) {
+    spill_->finish_writing();
+    sync_spill_charge(0);
+  }
   built_ = true;
   (void)out;
   return false;
@@ -53,7 +57,7 @@ bool HashJoinBuildOp::next_impl(Batch& out) {
 void HashJoinBuildOp::start_spilling() {
   ++stats_.spills;
   spill_ = std::make_unique<JoinSpillFiles>(output_types_, keys_, ctx_->spill_directory,
-                                            spill_buffer_bytes(ctx_->memory->limit(), 64));
+                                            JoinSpillFiles::buffer_bytes_for(*ctx_));
   spill_->open_fanout(true, keep_null_rows_);
   // The stored rows are released before the write buffers are charged: the buffers are what the build
   // keeps from now on, the rows are freed as soon as they are written.
@@ -63,8 +67,7 @@ void HashJoinBuildOp::start_spilling() {
   columns_.assign(output_types_.size(), ColumnVector());
   for (size_t c = 0; c < output_types_.size(); ++c) columns_[c].type = output_types_[c];
   release_table_memory();
-  charge(spill_->buffer_bytes());
-  spill_charged_ = spill_->buffer_bytes();
+  sync_spill_charge(0);
   has_null_key_ |= spill_->append(stored, 0, 0, stats_);
   rows_ = 0;
 }
@@ -74,18 +77,27 @@ void HashJoinBuildOp::release_table_memory() {
   set_live(spill_charged_);
 }
 
+void HashJoinBuildOp::sync_spill_charge(int64_t extra) {
+  const int64_t want = (spill_ ? spill_->buffer_bytes() : 0) + extra;
+  if (want > spill_charged_) {
+    if (!try_charge(want - spill_charged_, live_bytes_ + want - spill_charged_))
+      throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
+                  fmt::format("{} spills, but spilling did not help: the buffers of its spill files need {} more "
+                              "while {} are in use, over the limit {}",
+                              label(), format_bytes(want - spill_charged_), format_bytes(ctx_->memory->used()),
+                              format_bytes(ctx_->memory->limit())));
+  } else {
+    release(spill_charged_ - want);
+  }
+  spill_charged_ = want;
+}
+
 bool HashJoinBuildOp::load_partition(size_t id) {
   free_table();
   SpillFile* f = spill_->file(id);
   if (f == nullptr) return true;  // an empty partition
   SpillFile::Reader rd = f->reader(spill_->read_buffer_bytes());
-  const int64_t reader_bytes = static_cast<int64_t>(rd.buffer_capacity());
-  charge(reader_bytes);
-  spill_charged_ += reader_bytes;
-  auto done_reading = [&] {
-    spill_charged_ -= reader_bytes;
-    release(reader_bytes);
-  };
+  sync_spill_charge(static_cast<int64_t>(rd.buffer_capacity()));
   Batch in;
   while (rd.next(in)) {
     rows_ += in.rows;
@@ -93,32 +105,25 @@ bool HashJoinBuildOp::load_partition(size_t id) {
     const int64_t bytes = append_batch_moved(columns_, std::move(in));
     if (!try_charge(bytes, live_bytes_ + add)) {
       free_table();
-      done_reading();
+      sync_spill_charge(0);
       return false;
     }
   }
-  done_reading();
+  sync_spill_charge(0);
   HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build partition exceeds 4G rows");
   if (!build_table(true)) {
     free_table();
     return false;
   }
-  const int64_t before = spill_->buffer_bytes();
   spill_->drop(id);
-  spill_charged_ -= before - spill_->buffer_bytes();
-  release(before - spill_->buffer_bytes());
   return true;
 }
 
 size_t HashJoinBuildOp::split_partition(size_t id, int level) {
-  const int64_t add = spill_->fanout_bytes() + static_cast<int64_t>(spill_->read_buffer_bytes());
-  charge(add);
-  spill_charged_ += add;
+  sync_spill_charge(spill_->split_bytes());
   const size_t first = spill_->split(id, level, stats_);
   ++stats_.spills;
-  const int64_t freed = spill_charged_ - spill_->buffer_bytes();  // the reader's and the split file's buffers
-  spill_charged_ -= freed;
-  release(freed);
+  sync_spill_charge(0);
   return first;
 }
 
@@ -208,6 +213,8 @@ size_t JoinSpillFiles::open_fanout(bool level0, bool with_nulls) {
     HS_ASSERT(first == 0, "the first fanout of a hash join spill opens twice");
     files_.push_back(with_nulls ? std::make_unique<SpillFile>(types_, dir_, buffer_bytes_) : nullptr);
   }
+  writing_.resize(files_.size(), 0);
+  for (size_t id = first; id < files_.size(); ++id) writing_[id] = files_[id] != nullptr;
   return first;
 }
 
@@ -236,9 +243,12 @@ bool JoinSpillFiles::append(const Batch& b, size_t first, int level, OperatorSta
   return nulls;
 }
 
-void JoinSpillFiles::flush() {
-  for (auto& f : files_)
-    if (f) f->flush();
+void JoinSpillFiles::finish_writing() {
+  for (size_t id = 0; id < files_.size(); ++id)
+    if (writing_[id]) {
+      files_[id]->finish_writing();
+      writing_[id] = 0;
+    }
 }
 
 size_t JoinSpillFiles::split(size_t id, int level, OperatorStats& stats) {
@@ -249,17 +259,32 @@ size_t JoinSpillFiles::split(size_t id, int level, OperatorStats& stats) {
     while (rd.next(in)) append(in, first, level, stats);
   }
   drop(id);
-  for (size_t p = first; p < files_.size(); ++p) files_[p]->flush();
+  finish_writing();
   return first;
+}
+
+void JoinSpillFiles::drop(size_t id) {
+  if (id >= files_.size()) return;
+  files_[id].reset();
+  writing_[id] = 0;
 }
 
 int64_t JoinSpillFiles::buffer_bytes() const {
   int64_t b = 0;
-  for (auto& f : files_)
-    if (f) b += static_cast<int64_t>(f->buffer_capacity());
+  for (size_t id = 0; id < files_.size(); ++id)
+    if (writing_[id]) b += static_cast<int64_t>(files_[id]->buffer_capacity());
   return b;
 }
 
-int64_t JoinSpillFiles::fanout_bytes() const { return static_cast<int64_t>(kFanout * std::max<size_t>(buffer_bytes_, 1024)); }
+size_t JoinSpillFiles::buffer_bytes_for(const ExecContext& ctx) {
+  const int files = 2 * (kFanout + 1) * std::max(ctx.workers, 1);
+  const int64_t limit = ctx.memory->limit();
+  return std::min(spill_buffer_bytes(limit, files), std::max<size_t>(1024, static_cast<size_t>(limit / 64 / files)));
+}
+
+int64_t JoinSpillFiles::split_bytes() const {
+  const int64_t one = static_cast<int64_t>(std::max<size_t>(buffer_bytes_, 1024));  // SpillFile's least buffer
+  return (kFanout + 1) * one;
+}
 
 }  // namespace hindsight

@@ -14,7 +14,8 @@ namespace hindsight {
 /// The spill files of one side of a spilled hash join (docs/spilling.md), by partition id: ids 0..15 are the
 /// first split (level 0) and id kNullPartition the rows with a NULL key; a partition split again gets 16
 /// fresh ids at the end. Both sides of a join open and split their partitions in the same order, so one id
-/// names the build part and the probe part of one partition. Its owner charges buffer_bytes().
+/// names the build part and the probe part of one partition. Its owner charges buffer_bytes(): the write
+/// buffers of the files being written (a finished fanout frees them: its files are only read afterwards).
 class JoinSpillFiles {
  public:
   static constexpr int kFanout = 16;
@@ -30,22 +31,26 @@ class JoinSpillFiles {
   /// rows with a NULL key to the NULL-key file (if open; dropped otherwise). Adds what it wrote to `stats`;
   /// returns whether some row had a NULL key.
   bool append(const Batch& b, size_t first, int level, OperatorStats& stats);
-  /// Flushes every open file.
-  void flush();
+  /// Ends the writing of every file (SpillFile::finish_writing): their buffers are freed.
+  void finish_writing();
   /// The file of partition `id` (null when none was opened or it was consumed).
   SpillFile* file(size_t id) const { return id < files_.size() ? files_[id].get() : nullptr; }
   uint64_t rows(size_t id) const { return file(id) ? file(id)->rows() : 0; }
-  void drop(size_t id) {
-    if (id < files_.size()) files_[id].reset();
-  }
-  /// Splits partition `id` at `level` into a new fanout (returns its first id) and drops it; the caller
-  /// charges the new buffers and a reader's buffer (read_buffer_bytes()) before.
+  /// Deletes the file of partition `id`.
+  void drop(size_t id);
+  /// Splits partition `id` at `level` into a new fanout (returns its first id, finished writing) and drops
+  /// it; the caller charges split_bytes() before (the new write buffers and a reader's).
   size_t split(size_t id, int level, OperatorStats& stats);
   size_t read_buffer_bytes() const { return buffer_bytes_; }
-  /// What the open files buffer.
+  /// What the files being written buffer.
   int64_t buffer_bytes() const;
-  /// The write buffers a new fanout adds.
-  int64_t fanout_bytes() const;
+  /// What split() holds while it runs.
+  int64_t split_bytes() const;
+
+  /// The buffer of each file and reader of a join's spill under `ctx`: spill_buffer_bytes' share of the limit
+  /// for the 2 x 17 files of every worker's instance, and below its 4 KB floor (down to SpillFile's 1 KB)
+  /// when the limit is so small that 34 files of 4 KB a worker would take a large part of it.
+  static size_t buffer_bytes_for(const ExecContext& ctx);
 
  private:
   std::vector<DataType> types_;
@@ -53,6 +58,7 @@ class JoinSpillFiles {
   std::string dir_;
   size_t buffer_bytes_;
   std::vector<std::unique_ptr<SpillFile>> files_;
+  std::vector<uint8_t> writing_;  ///< per id: the file's write buffer is allocated
   std::vector<uint64_t> hashes_;
   std::vector<uint8_t> nulls_;
   std::array<std::vector<uint32_t>, kFanout> sel_;
@@ -126,6 +132,8 @@ class HashJoinBuildOp : public ExecOperator {
   void start_spilling();
   /// Releases the stored rows and the table, keeping the charge of the spill files' buffers.
   void release_table_memory();
+  /// Charges or releases so that spill_charged_ is the files' buffers plus `extra` (a reader's).
+  void sync_spill_charge(int64_t extra);
 
   std::vector<int> keys_;
   std::vector<ColumnVector> columns_;
@@ -134,7 +142,7 @@ class HashJoinBuildOp : public ExecOperator {
   bool built_ = false;
   bool keep_null_rows_ = false;
   std::unique_ptr<JoinSpillFiles> spill_;
-  int64_t spill_charged_ = 0;  ///< the part of held_memory_ that is spill files' buffers
+  int64_t spill_charged_ = 0;  ///< the part of held_memory_ that is spill buffers
   bool has_null_key_ = false;
   std::vector<uint64_t> hashes_;
   std::vector<uint32_t> next_;

@@ -119,16 +119,16 @@ void HashJoinProbeOp::partition_probe() {
   partitioned_ = true;
   ++stats_.spills;
   spill_ = std::make_unique<JoinSpillFiles>(children_[0]->output_types(), probe_keys_, ctx_->spill_directory,
-                                            spill_buffer_bytes(ctx_->memory->limit(), 64));
+                                            JoinSpillFiles::buffer_bytes_for(*ctx_));
   // Probe rows with a NULL key never match: they are kept only where unmatched probe rows are emitted
   // (NullAwareAnti drops them: the build side is not empty, or it would not have spilled).
   const bool keep_nulls = type_ == JoinType::ProbeOuter || type_ == JoinType::FullOuter || type_ == JoinType::Anti;
   spill_->open_fanout(true, keep_nulls);
-  charge(spill_->buffer_bytes());
-  spill_charged_ = spill_->buffer_bytes();
+  sync_spill_charge(0);
   Batch in;
   while (pull(0, in)) spill_->append(in, 0, 0, stats_);
-  spill_->flush();
+  spill_->finish_writing();
+  sync_spill_charge(0);
   // A stack: partition 0 first, the NULL-key partition last.
   todo_.push_back({JoinSpillFiles::kNullPartition, 0});
   for (size_t p = JoinSpillFiles::kFanout; p-- > 0;) todo_.push_back({p, 0});
@@ -137,13 +137,27 @@ void HashJoinProbeOp::partition_probe() {
   build_tail_ = 0;
 }
 
+void HashJoinProbeOp::sync_spill_charge(int64_t extra) {
+  const int64_t want = (spill_ ? spill_->buffer_bytes() : 0) + extra;
+  if (want > spill_charged_) {
+    if (!try_charge(want - spill_charged_, live_bytes_ + want - spill_charged_))
+      throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
+                  fmt::format("{} spills, but spilling did not help: the buffers of its spill files need {} more "
+                              "while {} are in use, over the limit {}",
+                              label(), format_bytes(want - spill_charged_), format_bytes(ctx_->memory->used()),
+                              format_bytes(ctx_->memory->limit())));
+  } else {
+    release(spill_charged_ - want);
+  }
+  spill_charged_ = want;
+}
+
 void HashJoinProbeOp::finish_partition() {
   if (current_ == SIZE_MAX) return;
   reader_.reset();
   spill_->drop(current_);
-  const int64_t files = spill_->buffer_bytes();  // what stays charged: the files left
-  release(spill_charged_ - files + static_cast<int64_t>(build_matched_.size()));
-  spill_charged_ = files;
+  sync_spill_charge(0);
+  release(static_cast<int64_t>(build_matched_.size()));
   build_matched_ = {};
   current_ = SIZE_MAX;
 }
@@ -178,14 +192,11 @@ bool HashJoinProbeOp::next_partition() {
                                                                           : "it cannot be split further"));
       const size_t first = build_->split_partition(part.id, part.level + 1);
       // The probe part follows into the same ids.
-      const int64_t add = spill_->fanout_bytes() + static_cast<int64_t>(spill_->read_buffer_bytes());
-      charge(add);
-      spill_charged_ += add;
+      sync_spill_charge(spill_->split_bytes());
       const size_t pfirst = spill_->split(part.id, part.level + 1, stats_);
       HS_ASSERT(pfirst == first, "hash join spill: the probe and build partitions went out of step");
       ++stats_.spills;
-      release(spill_charged_ - spill_->buffer_bytes());
-      spill_charged_ = spill_->buffer_bytes();
+      sync_spill_charge(0);
       for (size_t p = JoinSpillFiles::kFanout; p-- > 0;) todo_.push_back({first + p, part.level + 1});
       continue;
     }
@@ -197,8 +208,7 @@ bool HashJoinProbeOp::next_partition() {
     build_tail_ = 0;
     if (SpillFile* f = spill_->file(part.id)) {
       reader_.emplace(f->reader(spill_->read_buffer_bytes()));
-      charge(static_cast<int64_t>(reader_->buffer_capacity()));
-      spill_charged_ += static_cast<int64_t>(reader_->buffer_capacity());
+      sync_spill_charge(static_cast<int64_t>(reader_->buffer_capacity()));
     }
     probe_done_ = false;
     stage_ = Stage::BatchDone;

@@ -67,6 +67,8 @@ class HashJoinProbeOp : public ExecOperator {
   bool next_partition();
   /// Frees the current partition's build_matched_ and probe reader.
   void finish_partition();
+  /// Charges or releases so that spill_charged_ is the probe files' write buffers plus `extra` (a reader's).
+  void sync_spill_charge(int64_t extra);
 
   HashJoinBuildOp* build_;
   std::vector<int> probe_keys_;

@@ -106,6 +106,20 @@ TEST(SpillFileTest, UnflushedRowsAreNotSeenAndAnEmptyFileReadsNothing) {
   EXPECT_EQ(read_all(f.reader(4096)).size(), 10u);
 }
 
+TEST(SpillFileTest, FinishedWritingKeepsEverythingReadableAndALaterAppendStillWorks) {
+  Batch a = rows(0, 100), b = rows(100, 150);
+  SpillFile f(types_of(a), tmp(), 1 << 16);
+  f.append(a);  // all of it still in the buffer
+  f.finish_writing();
+  EXPECT_EQ(read_all(f.reader(4096)), render(a));
+  f.append(b);
+  f.finish_writing();
+  auto want = render(a);
+  for (auto& line : render(b)) want.push_back(line);
+  EXPECT_EQ(read_all(f.reader(4096)), want);
+  EXPECT_EQ(f.rows(), 150u);
+}
+
 TEST(SpillFileTest, AMissingDirectoryIsAnIoErrorNamingIt) {
   try {
     SpillFile f({DataType::bigint()}, "/nonexistent-hindsight-dir", 4096);
