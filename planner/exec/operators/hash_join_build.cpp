@@ -50,7 +50,6 @@ bool HashJoinBuildOp::next_impl(Batch& out) {
     sync_spill_charge(0);
   }
   built_ = true;
-  (void)out;
   return false;
 }
 
@@ -60,16 +59,22 @@ void HashJoinBuildOp::start_spilling() {
                                             JoinSpillFiles::buffer_bytes_for(*ctx_));
   spill_->open_fanout(true, keep_null_rows_);
   // The stored rows are released before the write buffers are charged: the buffers are what the build
-  // keeps from now on, the rows are freed as soon as they are written.
-  Batch stored;
-  stored.columns = std::move(columns_);
-  stored.rows = rows_;
+  // keeps from now on, the rows are freed once they are written (a batch-sized slice at a time, so that the
+  // partitioning's scratch stays small).
+  std::vector<ColumnVector> stored = std::move(columns_);
+  const size_t stored_rows = rows_;
   columns_.assign(output_types_.size(), ColumnVector());
   for (size_t c = 0; c < output_types_.size(); ++c) columns_[c].type = output_types_[c];
-  release_table_memory();
+  free_table();
   sync_spill_charge(0);
-  has_null_key_ |= spill_->append(stored, 0, 0, stats_);
-  rows_ = 0;
+  Batch slice;
+  for (size_t at = 0; at < stored_rows; at += kBatchSize) {
+    const size_t end = std::min(stored_rows, at + kBatchSize);
+    reset_batch(slice, output_types_);
+    for (size_t c = 0; c < stored.size(); ++c) append_range(slice.columns[c], stored[c], at, end);
+    slice.rows = end - at;
+    has_null_key_ |= spill_->append(slice, 0, 0, stats_);
+  }
 }
 
 void HashJoinBuildOp::release_table_memory() {

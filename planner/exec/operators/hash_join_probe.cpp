@@ -120,9 +120,11 @@ void HashJoinProbeOp::partition_probe() {
   ++stats_.spills;
   spill_ = std::make_unique<JoinSpillFiles>(children_[0]->output_types(), probe_keys_, ctx_->spill_directory,
                                             JoinSpillFiles::buffer_bytes_for(*ctx_));
-  // Probe rows with a NULL key never match: they are kept only where unmatched probe rows are emitted
-  // (NullAwareAnti drops them: the build side is not empty, or it would not have spilled).
-  const bool keep_nulls = type_ == JoinType::ProbeOuter || type_ == JoinType::FullOuter || type_ == JoinType::Anti;
+  // Probe rows with a NULL key never match: they are kept only where unmatched probe rows are emitted.
+  // NullAwareAnti keeps them only over an empty build side (NOT IN () holds for NULL too; a build can spill
+  // with no rows when the table's first charge is refused).
+  const bool keep_nulls = type_ == JoinType::ProbeOuter || type_ == JoinType::FullOuter || type_ == JoinType::Anti ||
+                          (type_ == JoinType::NullAwareAnti && build_->total_rows() == 0);
   spill_->open_fanout(true, keep_nulls);
   sync_spill_charge(0);
   Batch in;
@@ -178,6 +180,7 @@ bool HashJoinProbeOp::next_partition() {
       continue;
     }
     if (build_rows == 0 && !emits_unmatched_probe) {
+      bspill.drop(part.id);
       spill_->drop(part.id);
       continue;
     }

@@ -196,6 +196,19 @@ TEST(HashJoinSpillTest, OneKeyValueThatDoesNotFitFailsSayingSpillingDidNotHelp) 
   }
 }
 
+TEST(HashJoinSpillTest, ALimitTooSmallForTheSpillBuffersFailsSayingSo) {
+  const Batch probe = rows(2000, 1000, 1, "p");
+  const Batch build = rows(5000, 1000, 2, "b");
+  try {
+    run(probe, build, {0}, JoinType::Inner, nullptr, 8 << 10, true);  // 16 buffers of at least 1 KB do not fit
+    FAIL() << "expected MEMORY_LIMIT_EXCEEDED";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::MEMORY_LIMIT_EXCEEDED);
+    EXPECT_NE(e.message().find("spilling did not help: the buffers of its spill files"), std::string::npos)
+        << e.message();
+  }
+}
+
 TEST(HashJoinSpillTest, ABuildThatFitsDoesNotSpill) {
   const Batch probe = rows(2000, 500, 1, "p");
   const Batch build = rows(1000, 500, 2, "b");
