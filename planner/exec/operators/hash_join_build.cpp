@@ -55,8 +55,7 @@ bool HashJoinBuildOp::next_impl(Batch& out) {
 
 void HashJoinBuildOp::start_spilling() {
   ++stats_.spills;
-  spill_ = std::make_unique<JoinSpillFiles>(output_types_, keys_, ctx_->spill_directory,
-                                            JoinSpillFiles::buffer_bytes_for(*ctx_));
+  spill_ = std::make_unique<JoinSpillFiles>(output_types_, keys_, *ctx_);
   spill_->open_fanout(true, keep_null_rows_);
   // The stored rows are released before the write buffers are charged: the buffers are what the build
   // keeps from now on, the rows are freed once they are written (a batch-sized slice at a time, so that the
@@ -259,7 +258,7 @@ void JoinSpillFiles::finish_writing() {
 size_t JoinSpillFiles::split(size_t id, int level, OperatorStats& stats) {
   const size_t first = open_fanout(false, false);
   if (SpillFile* f = file(id)) {
-    SpillFile::Reader rd = f->reader(buffer_bytes_);
+    SpillFile::Reader rd = f->reader(read_bytes_);
     Batch in;
     while (rd.next(in)) append(in, first, level, stats);
   }
@@ -281,15 +280,26 @@ int64_t JoinSpillFiles::buffer_bytes() const {
   return b;
 }
 
-size_t JoinSpillFiles::buffer_bytes_for(const ExecContext& ctx) {
+JoinSpillFiles::JoinSpillFiles(std::vector<DataType> types, std::vector<int> keys, const ExecContext& ctx)
+    : types_(std::move(types)),
+      keys_(std::move(keys)),
+      dir_(ctx.spill_directory),
+      buffer_bytes_(write_buffer_bytes_for(ctx)),
+      read_bytes_(read_buffer_bytes_for(ctx)) {}
+
+size_t JoinSpillFiles::write_buffer_bytes_for(const ExecContext& ctx) {
   const int files = 2 * (kFanout + 1) * std::max(ctx.workers, 1);
   const int64_t limit = ctx.memory->limit();
   return std::min(spill_buffer_bytes(limit, files), std::max<size_t>(1024, static_cast<size_t>(limit / 64 / files)));
 }
 
+size_t JoinSpillFiles::read_buffer_bytes_for(const ExecContext& ctx) {
+  return spill_buffer_bytes(ctx.memory->limit(), 2 * std::max(ctx.workers, 1));
+}
+
 int64_t JoinSpillFiles::split_bytes() const {
   const int64_t one = static_cast<int64_t>(std::max<size_t>(buffer_bytes_, 1024));  // SpillFile's least buffer
-  return (kFanout + 1) * one;
+  return kFanout * one + static_cast<int64_t>(read_bytes_);
 }
 
 }  // namespace hindsight

@@ -21,8 +21,8 @@ class JoinSpillFiles {
   static constexpr int kFanout = 16;
   static constexpr size_t kNullPartition = kFanout;
 
-  JoinSpillFiles(std::vector<DataType> types, std::vector<int> keys, std::string dir, size_t buffer_bytes)
-      : types_(std::move(types)), keys_(std::move(keys)), dir_(std::move(dir)), buffer_bytes_(buffer_bytes) {}
+  /// `ctx` gives the directory and the buffer sizes (write_buffer_bytes_for, read_buffer_bytes_for).
+  JoinSpillFiles(std::vector<DataType> types, std::vector<int> keys, const ExecContext& ctx);
 
   /// Opens kFanout files for a split and returns the first id; `with_nulls` (level 0 only) adds the NULL-key
   /// file at kNullPartition, else that slot stays empty and such rows are dropped.
@@ -41,22 +41,26 @@ class JoinSpillFiles {
   /// Splits partition `id` at `level` into a new fanout (returns its first id, finished writing) and drops
   /// it; the caller charges split_bytes() before (the new write buffers and a reader's).
   size_t split(size_t id, int level, OperatorStats& stats);
-  size_t read_buffer_bytes() const { return buffer_bytes_; }
+  size_t read_buffer_bytes() const { return read_bytes_; }
   /// What the files being written buffer.
   int64_t buffer_bytes() const;
   /// What split() holds while it runs.
   int64_t split_bytes() const;
 
-  /// The buffer of each file and reader of a join's spill under `ctx`: spill_buffer_bytes' share of the limit
-  /// for the 2 x 17 files of every worker's instance, and below its 4 KB floor (down to SpillFile's 1 KB)
-  /// when the limit is so small that 34 files of 4 KB a worker would take a large part of it.
-  static size_t buffer_bytes_for(const ExecContext& ctx);
+  /// The write buffer of each file of a join's spill under `ctx`: spill_buffer_bytes' share of the limit for
+  /// the 2 x 17 files of every worker's instance, and below its 4 KB floor (down to SpillFile's 1 KB) when the
+  /// limit is so small that 34 files of 4 KB a worker would take a large part of it.
+  static size_t write_buffer_bytes_for(const ExecContext& ctx);
+  /// A reader's buffer: a join reads one file of each side at a time, so spill_buffer_bytes for 2 files a
+  /// worker (fewer, larger reads).
+  static size_t read_buffer_bytes_for(const ExecContext& ctx);
 
  private:
   std::vector<DataType> types_;
   std::vector<int> keys_;
   std::string dir_;
-  size_t buffer_bytes_;
+  size_t buffer_bytes_;  ///< of each file's writes
+  size_t read_bytes_;    ///< of a reader
   std::vector<std::unique_ptr<SpillFile>> files_;
   std::vector<uint8_t> writing_;  ///< per id: the file's write buffer is allocated
   std::vector<uint64_t> hashes_;

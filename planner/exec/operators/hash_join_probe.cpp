@@ -118,8 +118,7 @@ bool HashJoinProbeOp::next_probe_batch() {
 void HashJoinProbeOp::partition_probe() {
   partitioned_ = true;
   ++stats_.spills;
-  spill_ = std::make_unique<JoinSpillFiles>(children_[0]->output_types(), probe_keys_, ctx_->spill_directory,
-                                            JoinSpillFiles::buffer_bytes_for(*ctx_));
+  spill_ = std::make_unique<JoinSpillFiles>(children_[0]->output_types(), probe_keys_, *ctx_);
   // Probe rows with a NULL key never match: they are kept only where unmatched probe rows are emitted.
   // NullAwareAnti keeps them only over an empty build side (NOT IN () holds for NULL too; a build can spill
   // with no rows when the table's first charge is refused).
