@@ -32,7 +32,7 @@ struct JoinRun {
 /// Joins (probe, build) on key columns `keys` of both sides (same positions), with an optional residual,
 /// under `limit` bytes with spilling on or off.
 JoinRun run(const Batch& probe, const Batch& build, std::vector<int> keys, JoinType type, ExprPtr residual,
-        int64_t limit, bool spill) {
+            int64_t limit, bool spill) {
   TestContext tc(limit);
   tc.ctx.spill = spill;
   tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
