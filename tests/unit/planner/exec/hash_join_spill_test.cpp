@@ -209,6 +209,35 @@ TEST(HashJoinSpillTest, ALimitTooSmallForTheSpillBuffersFailsSayingSo) {
   }
 }
 
+TEST(HashJoinSpillTest, RandomSizesAndLimitsGiveTheInMemoryRowsOrAMemoryError) {
+  // Sizes, key spreads and limits drawn at random (fixed seed): every run gives the in-memory rows, or fails
+  // with MEMORY_LIMIT_EXCEEDED (a limit too small for even the spill buffers); most of them spill and finish.
+  std::mt19937 rng(42);
+  int spilled_and_finished = 0;
+  for (int round = 0; round < 24; ++round) {
+    const size_t np = 500 + rng() % 6000, nb = 500 + rng() % 6000;
+    const int64_t distinct = 1 + rng() % 3000;
+    const Batch probe = rows(np, distinct, rng(), "p");
+    const Batch build = rows(nb, distinct, rng(), "b");
+    const JoinType type = kAllTypes[rng() % 7];
+    const bool with_residual = rng() % 2;
+    const int64_t limit = (48 << 10) + rng() % (400 << 10);
+    SCOPED_TRACE(fmt::format("round {}: {} residual={} probe {} build {} distinct {} limit {}", round,
+                             join_type_name(type), with_residual, np, nb, distinct, limit));
+    JoinRun want = run(probe, build, {0}, type, with_residual ? residual() : nullptr, int64_t{1} << 40, false);
+    try {
+      JoinRun got = run(probe, build, {0}, type, with_residual ? residual() : nullptr, limit, true);
+      EXPECT_EQ(got.rows, want.rows);
+      EXPECT_EQ(got.left, 0);
+      if (got.build.spills > 0) ++spilled_and_finished;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::MEMORY_LIMIT_EXCEEDED) << e.message();
+      EXPECT_NE(e.message().find("spilling did not help"), std::string::npos) << e.message();
+    }
+  }
+  EXPECT_GE(spilled_and_finished, 12);
+}
+
 TEST(HashJoinSpillTest, ABuildThatFitsDoesNotSpill) {
   const Batch probe = rows(2000, 500, 1, "p");
   const Batch build = rows(1000, 500, 2, "b");
