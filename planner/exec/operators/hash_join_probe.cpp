@@ -184,14 +184,17 @@ bool HashJoinProbeOp::next_partition() {
       continue;
     }
     if (!build_->load_partition(part.id)) {
-      if (part.id == JoinSpillFiles::kNullPartition || part.level + 1 >= kSpillLevels)
+      if (part.id == JoinSpillFiles::kNullPartition)
+        throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
+                    fmt::format("{}: spilling did not help: the {} build rows with a NULL key (an outer join emits "
+                                "them at the end; no hash splits them) do not fit in memory_limit {}",
+                                label(), build_rows, format_bytes(ctx_->memory->limit())));
+      if (part.level + 1 >= kSpillLevels)
         throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
                     fmt::format("{}: spilling did not help: a hash join build partition of {} rows does not fit in "
-                                "memory_limit {} even after {} levels of partitioning ({}; typically many rows "
-                                "with one key value)",
-                                label(), build_rows, format_bytes(ctx_->memory->limit()), part.level + 1,
-                                part.id == JoinSpillFiles::kNullPartition ? "its rows have NULL keys"
-                                                                          : "it cannot be split further"));
+                                "memory_limit {} even after {} levels of partitioning (typically many rows with "
+                                "one key value)",
+                                label(), build_rows, format_bytes(ctx_->memory->limit()), part.level + 1));
       const size_t first = build_->split_partition(part.id, part.level + 1);
       // The probe part follows into the same ids.
       sync_spill_charge(spill_->split_bytes());

@@ -196,6 +196,29 @@ TEST(HashJoinSpillTest, OneKeyValueThatDoesNotFitFailsSayingSpillingDidNotHelp) 
   }
 }
 
+TEST(HashJoinSpillTest, TooManyNullKeyRowsOfAnOuterBuildFailSayingSo) {
+  std::vector<OptInt> bk;
+  std::vector<OptStr> btag;
+  for (int i = 0; i < 30000; ++i) {
+    bk.push_back(i % 10 == 0 ? OptInt(i) : std::nullopt);
+    btag.push_back("build-row-" + std::to_string(i) + "-with-some-padding");
+  }
+  const Batch build = make_batch({int_col(bk), str_col(btag)});
+  const Batch probe = make_batch({int_col({0, 10, 11}), str_col({"a", "b", "c"})});
+  // Inner drops the NULL-key rows: it fits by spilling.
+  JoinRun inner = run(probe, build, {0}, JoinType::Inner, nullptr, 600 << 10, true);
+  EXPECT_EQ(inner.rows, (V{"0|a|0|build-row-0-with-some-padding", "10|b|10|build-row-10-with-some-padding"}));
+  EXPECT_GE(inner.build.spills, 1u);
+  try {
+    run(probe, build, {0}, JoinType::BuildOuter, nullptr, 600 << 10, true);
+    FAIL() << "expected MEMORY_LIMIT_EXCEEDED";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::MEMORY_LIMIT_EXCEEDED);
+    EXPECT_NE(e.message().find("spilling did not help: the 27000 build rows with a NULL key"), std::string::npos)
+        << e.message();
+  }
+}
+
 TEST(HashJoinSpillTest, ALimitTooSmallForTheSpillBuffersFailsSayingSo) {
   const Batch probe = rows(2000, 1000, 1, "p");
   const Batch build = rows(5000, 1000, 2, "b");
