@@ -215,3 +215,10 @@ add_test(NAME cli_spill_exchange_sort
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/spill_exchange_sort_test.py --bin $<TARGET_FILE:hindsight>
           --uniform ${HINDSIGHT_UNIFORM_DATA} --skewed ${HINDSIGHT_SKEWED_DATA})
 set_tests_properties(cli_spill_exchange_sort PROPERTIES FIXTURES_REQUIRED "tpch_uniform;tpch_skewed" TIMEOUT 300)
+# Spilling hash joins end to end: TPC-H and skewed-workload join queries under memory limits below their peak with
+# spill = on (no re-execution) return the unconstrained rows, and the single-worker runs finish with a HashJoin
+# spilled (docs/spilling.md).
+add_test(NAME cli_spill_join
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/spill_join_test.py --bin $<TARGET_FILE:hindsight>
+          --uniform ${HINDSIGHT_UNIFORM_DATA} --skewed ${HINDSIGHT_SKEWED_DATA})
+set_tests_properties(cli_spill_join PROPERTIES FIXTURES_REQUIRED "tpch_uniform;tpch_skewed" TIMEOUT 300)

@@ -42,7 +42,10 @@ void put(std::vector<char>& b, T v) {
 }  // namespace
 
 SpillFile::SpillFile(std::vector<DataType> types, const std::string& dir, size_t buffer_bytes)
-    : types_(std::move(types)), dir_(dir), buffer_capacity_(std::max<size_t>(buffer_bytes, 1024)) {
+    : types_(std::move(types)),
+      dir_(dir),
+      buffer_bytes_(std::max<size_t>(buffer_bytes, 1024)),
+      buffer_capacity_(buffer_bytes_) {
   fd_ = open_anonymous(dir_);
   buffer_.reserve(buffer_capacity_);
 }
@@ -70,7 +73,7 @@ void SpillFile::flush() {
   buffer_.clear();
 }
 
-void SpillFile::seal() {
+void SpillFile::finish_writing() {
   flush();
   std::vector<char>().swap(buffer_);
   buffer_capacity_ = 0;
@@ -80,7 +83,10 @@ template <typename RowAt>
 void SpillFile::append_rows(const Batch& batch, size_t n, RowAt row_at) {
   if (n == 0) return;
   HS_ASSERT(batch.columns.size() == types_.size(), "spill: batch has other columns than the file");
-  HS_ASSERT(buffer_capacity_ > 0, "spill: appending to a sealed file");
+  if (buffer_capacity_ == 0) {  // written again after finish_writing()
+    buffer_capacity_ = buffer_bytes_;
+    buffer_.reserve(buffer_capacity_);
+  }
   // The chunk is appended to the buffer, which goes out once it holds buffer_capacity_ bytes (one batch of
   // wide rows may make it larger for a moment: callers append at most kBatchSize rows at a time).
   std::vector<char>& b = buffer_;

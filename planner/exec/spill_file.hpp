@@ -34,9 +34,9 @@ class SpillFile {
   void append(const Batch& batch, const uint32_t* sel, size_t n);
   /// Writes the buffer out.
   void flush();
-  /// Writes the buffer out and frees it: the file is complete (appending again is an error) and holds no
-  /// buffer any more (buffer_capacity() 0), however long it waits to be read.
-  void seal();
+  /// Writes the buffer out and frees it, for a file that is only read from now on (or waits to be): its
+  /// buffer_capacity() is 0 until an append allocates the buffer again.
+  void finish_writing();
 
   uint64_t rows() const { return rows_; }
   /// Bytes appended (flushed or not).
@@ -72,7 +72,8 @@ class SpillFile {
   std::vector<DataType> types_;
   std::string dir_;
   int fd_ = -1;
-  size_t buffer_capacity_;
+  size_t buffer_bytes_;     ///< the write buffer's size when allocated
+  size_t buffer_capacity_;  ///< 0 after finish_writing() until the next append
   std::vector<char> buffer_;
   uint64_t file_bytes_ = 0;
   uint64_t rows_ = 0;

@@ -479,7 +479,7 @@ bool HashAggregateOp::consume_spilling(const Batch& in) {
 void HashAggregateOp::finish_source() {
   for (auto& w : writers_) {
     if (w->rows() == 0) continue;
-    w->seal();  // its buffer is not needed while the file waits
+    w->finish_writing();  // its buffer is not needed while the file waits
     partitions_.push_back({std::move(w), depth_ + 1});
   }
   writers_.clear();

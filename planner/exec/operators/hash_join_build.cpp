@@ -2,8 +2,11 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "planner/common/error.hpp"
 #include "planner/exec/batch_gather.hpp"
+#include "planner/exec/memory_tracker.hpp"
 #include "planner/storage/bucketing.hpp"
 
 namespace hindsight {
@@ -23,17 +26,119 @@ bool HashJoinBuildOp::next_impl(Batch& out) {
   Batch in;
   int64_t live = 0;
   while (pull(0, in)) {
+    total_rows_ += in.rows;
+    if (spill_) {  // partitioned mode: straight to the files
+      has_null_key_ |= spill_->append(in, 0, 0, stats_);
+      continue;
+    }
     rows_ += in.rows;
     live += static_cast<int64_t>(in.byte_size());
-    charge(append_batch_moved(columns_, std::move(in)), live);
+    const int64_t bytes = append_batch_moved(columns_, std::move(in));
+    if (!spill_enabled()) {
+      charge(bytes, live);
+    } else if (!try_charge(bytes, live)) {
+      start_spilling();  // what was just appended goes out with the rest
+      live = 0;
+    }
   }
-  HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build side exceeds 4G rows");
-  build_table();
+  if (!spill_) {
+    HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build side exceeds 4G rows");
+    if (!build_table(spill_enabled())) start_spilling();
+  }
+  if (spill_) {
+    spill_->finish_writing();
+    sync_spill_charge(0);
+  }
   built_ = true;
   return false;
 }
 
-void HashJoinBuildOp::build_table() {
+void HashJoinBuildOp::start_spilling() {
+  ++stats_.spills;
+  spill_ = std::make_unique<JoinSpillFiles>(output_types_, keys_, *ctx_);
+  spill_->open_fanout(true, keep_null_rows_);
+  // The stored rows are released before the write buffers are charged: the buffers are what the build
+  // keeps from now on, the rows are freed once they are written (a batch-sized slice at a time, so that the
+  // partitioning's scratch stays small).
+  std::vector<ColumnVector> stored = std::move(columns_);
+  const size_t stored_rows = rows_;
+  columns_.assign(output_types_.size(), ColumnVector());
+  for (size_t c = 0; c < output_types_.size(); ++c) columns_[c].type = output_types_[c];
+  free_table();
+  sync_spill_charge(0);
+  Batch slice;
+  for (size_t at = 0; at < stored_rows; at += kBatchSize) {
+    const size_t end = std::min(stored_rows, at + kBatchSize);
+    reset_batch(slice, output_types_);
+    for (size_t c = 0; c < stored.size(); ++c) append_range(slice.columns[c], stored[c], at, end);
+    slice.rows = end - at;
+    has_null_key_ |= spill_->append(slice, 0, 0, stats_);
+  }
+}
+
+void HashJoinBuildOp::release_table_memory() {
+  release(held_memory_ - spill_charged_);
+  set_live(spill_charged_);
+}
+
+void HashJoinBuildOp::sync_spill_charge(int64_t extra) {
+  const int64_t want = (spill_ ? spill_->buffer_bytes() : 0) + extra;
+  if (want > spill_charged_) {
+    if (!try_charge(want - spill_charged_, live_bytes_ + want - spill_charged_))
+      throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
+                  fmt::format("{} spills, but spilling did not help: the buffers of its spill files need {} more "
+                              "while {} are in use, over the limit {}",
+                              label(), format_bytes(want - spill_charged_), format_bytes(ctx_->memory->used()),
+                              format_bytes(ctx_->memory->limit())));
+  } else {
+    release(spill_charged_ - want);
+  }
+  spill_charged_ = want;
+}
+
+bool HashJoinBuildOp::load_partition(size_t id) {
+  free_table();
+  SpillFile* f = spill_->file(id);
+  if (f == nullptr) return true;  // an empty partition
+  SpillFile::Reader rd = f->reader(spill_->read_buffer_bytes());
+  sync_spill_charge(static_cast<int64_t>(rd.buffer_capacity()));
+  Batch in;
+  while (rd.next(in)) {
+    rows_ += in.rows;
+    const int64_t add = static_cast<int64_t>(in.byte_size());
+    const int64_t bytes = append_batch_moved(columns_, std::move(in));
+    if (!try_charge(bytes, live_bytes_ + add)) {
+      free_table();
+      sync_spill_charge(0);
+      return false;
+    }
+  }
+  sync_spill_charge(0);
+  HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build partition exceeds 4G rows");
+  if (!build_table(true)) {
+    free_table();
+    return false;
+  }
+  spill_->drop(id);
+  return true;
+}
+
+size_t HashJoinBuildOp::split_partition(size_t id, int level) {
+  sync_spill_charge(spill_->split_bytes());
+  const size_t first = spill_->split(id, level, stats_);
+  ++stats_.spills;
+  sync_spill_charge(0);
+  return first;
+}
+
+void HashJoinBuildOp::drop_spill() {
+  if (!spill_) return;
+  spill_.reset();
+  release(spill_charged_);
+  spill_charged_ = 0;
+}
+
+bool HashJoinBuildOp::build_table(bool may_refuse) {
   std::vector<const ColumnVector*> key_cols;
   for (int k : keys_) key_cols.push_back(&columns_[static_cast<size_t>(k)]);
   size_t capacity = 16;
@@ -52,20 +157,24 @@ void HashJoinBuildOp::build_table() {
   // (at most 2C allocated), the table's arrays are exact but for the heads (2 a row), 2C + 12 + 8 <= 2 (C + 16);
   // a small build's sparse heads are at most kSparseSlots, a constant.
   const int64_t table_bytes = static_cast<int64_t>(rows_ * (sizeof(uint64_t) + sizeof(uint32_t)));
-  charge(table_bytes + static_cast<int64_t>(capacity * sizeof(uint32_t)),
-         live_bytes_ + table_bytes + static_cast<int64_t>(std::min(capacity, rows_) * sizeof(uint32_t)));
+  const int64_t bytes = table_bytes + static_cast<int64_t>(capacity * sizeof(uint32_t));
+  const int64_t live = live_bytes_ + table_bytes + static_cast<int64_t>(std::min(capacity, rows_) * sizeof(uint32_t));
+  if (!may_refuse) charge(bytes, live);
+  else if (!try_charge(bytes, live)) return false;
   row_hashes(key_cols, rows_, hashes_);
   next_.assign(rows_, kEnd);
   heads_.assign(capacity, kEnd);
   std::vector<uint8_t> null_rows;
-  has_null_key_ = null_key_rows(key_cols, rows_, null_rows);
+  const bool nulls = null_key_rows(key_cols, rows_, null_rows);
+  has_null_key_ |= nulls;
   // Insert backwards so that each chain lists its rows in input order.
   for (size_t i = rows_; i-- > 0;) {
-    if (has_null_key_ && null_rows[i]) continue;
+    if (nulls && null_rows[i]) continue;
     size_t s = slot_of(hashes_[i], shift_);
     next_[i] = heads_[s];
     heads_[s] = static_cast<uint32_t>(i);
   }
+  return true;
 }
 
 void HashJoinBuildOp::chain_heads(const uint64_t* hashes, size_t n, uint32_t* heads) const {
@@ -98,7 +207,7 @@ void HashJoinBuildOp::free_table() {
   shift_ = 60;
   small_ = true;
   rows_ = 0;
-  release(held_memory_);
+  release_table_memory();
 }
 
 }  // namespace hindsight

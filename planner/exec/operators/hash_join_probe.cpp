@@ -4,6 +4,7 @@
 
 #include "planner/common/error.hpp"
 #include "planner/exec/batch_gather.hpp"
+#include "planner/exec/memory_tracker.hpp"
 #include "planner/expr/evaluator.hpp"
 #include "planner/storage/bucketing.hpp"
 
@@ -35,6 +36,7 @@ HashJoinProbeOp::HashJoinProbeOp(ExecContext* ctx, int worker, std::unique_ptr<E
   track_build_ = type_ == JoinType::BuildOuter || type_ == JoinType::FullOuter;
   pair_probe_.reserve(kBatchSize);
   pair_build_.reserve(kBatchSize);
+  build_->keep_null_key_rows(track_build_);
   add_child(std::move(probe_child));
   add_child(std::move(build));
 }
@@ -42,7 +44,7 @@ HashJoinProbeOp::HashJoinProbeOp(ExecContext* ctx, int worker, std::unique_ptr<E
 void HashJoinProbeOp::start_build() {
   Batch none;
   build_->next(none);
-  if (track_build_) {
+  if (track_build_ && !build_->spilled()) {
     build_matched_.assign(build_->rows(), 0);
     charge(static_cast<int64_t>(build_matched_.size()));
   }
@@ -53,21 +55,31 @@ bool HashJoinProbeOp::next_impl(Batch& out) {
   if (produce(out)) return true;
   // Exhausted: nothing reads the table any more.
   build_->free_table();
+  build_->drop_spill();
+  reader_.reset();
+  spill_.reset();
   build_matched_ = {};
   release(held_memory_);
+  spill_charged_ = 0;
   return false;
 }
 
 bool HashJoinProbeOp::produce(Batch& out) {
   if (!built_) start_build();
-  if (build_->rows() == 0 && (type_ == JoinType::Inner || type_ == JoinType::Semi || type_ == JoinType::BuildOuter))
+  if (build_->total_rows() == 0 &&
+      (type_ == JoinType::Inner || type_ == JoinType::Semi || type_ == JoinType::BuildOuter))
     return false;  // nothing can match: leave the probe side unread
-  if (type_ == JoinType::NullAwareAnti && build_->rows() > 0 && build_->has_null_key()) return false;
+  if (type_ == JoinType::NullAwareAnti && build_->total_rows() > 0 && build_->has_null_key()) return false;
+  if (build_->spilled() && !partitioned_) partition_probe();
   while (true) {
     switch (stage_) {
       case Stage::BatchDone:
-        if (probe_done_) return emit_unmatched_build(out);
-        if (!pull(0, probe_)) {
+        if (probe_done_) {
+          if (emit_unmatched_build(out)) return true;
+          if (!partitioned_ || !next_partition()) return false;
+          continue;
+        }
+        if (!next_probe_batch()) {
           probe_done_ = true;
           continue;
         }
@@ -96,6 +108,118 @@ bool HashJoinProbeOp::produce(Batch& out) {
         continue;
     }
   }
+}
+
+bool HashJoinProbeOp::next_probe_batch() {
+  if (!partitioned_) return pull(0, probe_);
+  return reader_ && reader_->next(probe_);
+}
+
+void HashJoinProbeOp::partition_probe() {
+  partitioned_ = true;
+  ++stats_.spills;
+  spill_ = std::make_unique<JoinSpillFiles>(children_[0]->output_types(), probe_keys_, *ctx_);
+  // Probe rows with a NULL key never match: they are kept only where unmatched probe rows are emitted.
+  // NullAwareAnti keeps them only over an empty build side (NOT IN () holds for NULL too; a build can spill
+  // with no rows when the table's first charge is refused).
+  const bool keep_nulls = type_ == JoinType::ProbeOuter || type_ == JoinType::FullOuter || type_ == JoinType::Anti ||
+                          (type_ == JoinType::NullAwareAnti && build_->total_rows() == 0);
+  spill_->open_fanout(true, keep_nulls);
+  sync_spill_charge(0);
+  Batch in;
+  while (pull(0, in)) spill_->append(in, 0, 0, stats_);
+  spill_->finish_writing();
+  sync_spill_charge(0);
+  // A stack: partition 0 first, the NULL-key partition last.
+  todo_.push_back({JoinSpillFiles::kNullPartition, 0});
+  for (size_t p = JoinSpillFiles::kFanout; p-- > 0;) todo_.push_back({p, 0});
+  probe_done_ = true;  // nothing loaded yet: the first produce() step moves to the first partition
+  build_matched_.clear();
+  build_tail_ = 0;
+}
+
+void HashJoinProbeOp::sync_spill_charge(int64_t extra) {
+  const int64_t want = (spill_ ? spill_->buffer_bytes() : 0) + extra;
+  if (want > spill_charged_) {
+    if (!try_charge(want - spill_charged_, live_bytes_ + want - spill_charged_))
+      throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
+                  fmt::format("{} spills, but spilling did not help: the buffers of its spill files need {} more "
+                              "while {} are in use, over the limit {}",
+                              label(), format_bytes(want - spill_charged_), format_bytes(ctx_->memory->used()),
+                              format_bytes(ctx_->memory->limit())));
+  } else {
+    release(spill_charged_ - want);
+  }
+  spill_charged_ = want;
+}
+
+void HashJoinProbeOp::finish_partition() {
+  if (current_ == SIZE_MAX) return;
+  reader_.reset();
+  spill_->drop(current_);
+  sync_spill_charge(0);
+  release(static_cast<int64_t>(build_matched_.size()));
+  build_matched_ = {};
+  current_ = SIZE_MAX;
+}
+
+bool HashJoinProbeOp::next_partition() {
+  finish_partition();
+  JoinSpillFiles& bspill = build_->spill_files();
+  while (!todo_.empty()) {
+    const SpillPart part = todo_.back();
+    todo_.pop_back();
+    const uint64_t build_rows = bspill.rows(part.id), probe_rows = spill_->rows(part.id);
+    // Skip what cannot produce a row: no probe rows and no build row to emit unmatched, or no build rows
+    // where only matches count.
+    const bool emits_unmatched_probe = track_probe_ || type_ == JoinType::Anti || type_ == JoinType::NullAwareAnti;
+    if (probe_rows == 0 && (!track_build_ || build_rows == 0)) {
+      bspill.drop(part.id);
+      spill_->drop(part.id);
+      continue;
+    }
+    if (build_rows == 0 && !emits_unmatched_probe) {
+      bspill.drop(part.id);
+      spill_->drop(part.id);
+      continue;
+    }
+    if (!build_->load_partition(part.id)) {
+      if (part.id == JoinSpillFiles::kNullPartition)
+        throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
+                    fmt::format("{}: spilling did not help: the {} build rows with a NULL key (an outer join emits "
+                                "them at the end; no hash splits them) do not fit in memory_limit {}",
+                                label(), build_rows, format_bytes(ctx_->memory->limit())));
+      if (part.level + 1 >= kSpillLevels)
+        throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
+                    fmt::format("{}: spilling did not help: a hash join build partition of {} rows does not fit in "
+                                "memory_limit {} even after {} levels of partitioning (typically many rows with "
+                                "one key value)",
+                                label(), build_rows, format_bytes(ctx_->memory->limit()), part.level + 1));
+      const size_t first = build_->split_partition(part.id, part.level + 1);
+      // The probe part follows into the same ids.
+      sync_spill_charge(spill_->split_bytes());
+      const size_t pfirst = spill_->split(part.id, part.level + 1, stats_);
+      HS_ASSERT(pfirst == first, "hash join spill: the probe and build partitions went out of step");
+      ++stats_.spills;
+      sync_spill_charge(0);
+      for (size_t p = JoinSpillFiles::kFanout; p-- > 0;) todo_.push_back({first + p, part.level + 1});
+      continue;
+    }
+    current_ = part.id;
+    if (track_build_) {
+      build_matched_.assign(build_->rows(), 0);
+      charge(static_cast<int64_t>(build_matched_.size()));
+    }
+    build_tail_ = 0;
+    if (SpillFile* f = spill_->file(part.id)) {
+      reader_.emplace(f->reader(spill_->read_buffer_bytes()));
+      sync_spill_charge(static_cast<int64_t>(reader_->buffer_capacity()));
+    }
+    probe_done_ = false;
+    stage_ = Stage::BatchDone;
+    return true;
+  }
+  return false;
 }
 
 void HashJoinProbeOp::start_probe_batch() {
@@ -215,7 +339,7 @@ void HashJoinProbeOp::emit_pairs(Batch& out) {
 
 void HashJoinProbeOp::filter_probe_batch(Batch& out) {
   const size_t rows = probe_.rows;
-  if (type_ == JoinType::NullAwareAnti && build_->rows() == 0) {
+  if (type_ == JoinType::NullAwareAnti && build_->total_rows() == 0) {
     std::swap(out, probe_);  // NOT IN over an empty set holds for every row, NULL or not
     return;
   }

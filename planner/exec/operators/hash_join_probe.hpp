@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "planner/exec/exec_operator.hpp"
@@ -17,6 +18,13 @@ namespace hindsight {
 /// Output: probe columns then build columns; Semi, Anti and NullAwareAnti output the probe columns only.
 /// Unmatched probe rows (ProbeOuter, FullOuter) follow the matches of their probe batch; unmatched build rows
 /// (BuildOuter, FullOuter) come after the probe side is exhausted.
+///
+/// Spilling (docs/spilling.md): when the build spilled, the probe child is drained into 16 probe partitions
+/// by the same key hash (NULL-key probe rows into a partition of their own where the join emits unmatched
+/// probe rows, else dropped); then partition by partition the build part is loaded into the table and the
+/// probe part streamed through the same per-batch matching as in memory, unmatched build rows follow each
+/// partition. A partition whose build part does not fit is split again (with its probe part), up to
+/// kSpillLevels levels; then MEMORY_LIMIT_EXCEEDED. Output order differs from the in-memory join's.
 class HashJoinProbeOp : public ExecOperator {
  public:
   HashJoinProbeOp(ExecContext* ctx, int worker, std::unique_ptr<ExecOperator> probe_child,
@@ -24,6 +32,8 @@ class HashJoinProbeOp : public ExecOperator {
                   ExprPtr residual);
 
   JoinType join_type() const { return type_; }
+  /// Levels of partitioning a spilled join goes to (0: the first split) before it gives up.
+  static constexpr int kSpillLevels = 4;
 
  protected:
   bool next_impl(Batch& out) override;
@@ -48,6 +58,17 @@ class HashJoinProbeOp : public ExecOperator {
   void filter_probe_batch(Batch& out);
   void emit_unmatched_probe(Batch& out);
   bool emit_unmatched_build(Batch& out);
+  /// The next probe batch: from the child, or from the current probe partition once spilled.
+  bool next_probe_batch();
+  /// Spilled build: drains the probe child into partitions and queues them.
+  void partition_probe();
+  /// Spilled build: frees the finished partition and loads the next one (splitting those that do not fit);
+  /// false when none is left.
+  bool next_partition();
+  /// Frees the current partition's build_matched_ and probe reader.
+  void finish_partition();
+  /// Charges or releases so that spill_charged_ is the probe files' write buffers plus `extra` (a reader's).
+  void sync_spill_charge(int64_t extra);
 
   HashJoinBuildOp* build_;
   std::vector<int> probe_keys_;
@@ -73,6 +94,18 @@ class HashJoinProbeOp : public ExecOperator {
   std::vector<DataType> pair_types_;  ///< [probe types..., build types...]
   Batch scratch_;
   size_t build_tail_ = 0;
+
+  // Spilling: the probe parts of the partitions, those left to do (id, level; a stack), the current one.
+  struct SpillPart {
+    size_t id;
+    int level;
+  };
+  std::unique_ptr<JoinSpillFiles> spill_;
+  std::vector<SpillPart> todo_;
+  std::optional<SpillFile::Reader> reader_;
+  size_t current_ = SIZE_MAX;
+  bool partitioned_ = false;
+  int64_t spill_charged_ = 0;  ///< spill_'s buffers and the reader's, charged to this operator
 };
 
 }  // namespace hindsight

@@ -67,15 +67,16 @@ TEST(SpillFileTest, RoundTripsRowsNullsAndStringsAcrossManySmallWrites) {
   EXPECT_GE(batches, 2u);
 }
 
-TEST(SpillFileTest, SealFlushesAndFreesTheWriteBuffer) {
+TEST(SpillFileTest, FinishedWritingFlushesAndFreesTheWriteBufferUntilTheNextAppend) {
   Batch a = rows(0, 500);
-  SpillFile f(types_of(a), tmp(), 64 << 10);  // the rows stay in the buffer until sealed
+  SpillFile f(types_of(a), tmp(), 64 << 10);  // the rows stay in the buffer until it finishes writing
   f.append(a);
   EXPECT_EQ(f.buffer_capacity(), 64u << 10);
-  f.seal();
+  f.finish_writing();
   EXPECT_EQ(f.buffer_capacity(), 0u);
   EXPECT_EQ(read_all(f.reader(1024)), render(a));
-  EXPECT_THROW(f.append(a), Error);
+  f.append(a);
+  EXPECT_EQ(f.buffer_capacity(), 64u << 10);
 }
 
 TEST(SpillFileTest, SelectedRowsOnlyAndAColumnWhoseNullsStartLater) {
@@ -115,6 +116,20 @@ TEST(SpillFileTest, UnflushedRowsAreNotSeenAndAnEmptyFileReadsNothing) {
   EXPECT_FALSE(f.reader(4096).next(out));  // still in the write buffer
   f.flush();
   EXPECT_EQ(read_all(f.reader(4096)).size(), 10u);
+}
+
+TEST(SpillFileTest, FinishedWritingKeepsEverythingReadableAndALaterAppendStillWorks) {
+  Batch a = rows(0, 100), b = rows(100, 150);
+  SpillFile f(types_of(a), tmp(), 1 << 16);
+  f.append(a);  // all of it still in the buffer
+  f.finish_writing();
+  EXPECT_EQ(read_all(f.reader(4096)), render(a));
+  f.append(b);
+  f.finish_writing();
+  auto want = render(a);
+  for (auto& line : render(b)) want.push_back(line);
+  EXPECT_EQ(read_all(f.reader(4096)), want);
+  EXPECT_EQ(f.rows(), 150u);
 }
 
 TEST(SpillFileTest, AMissingDirectoryIsAnIoErrorNamingIt) {
