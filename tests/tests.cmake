@@ -195,3 +195,11 @@ add_test(NAME cli_workload_capture
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/workload_capture_test.py --bin $<TARGET_FILE:hindsight>
           --data ${HINDSIGHT_SKEWED_DATA} --workload ${CMAKE_SOURCE_DIR}/bench/workloads/skewed.sql)
 set_tests_properties(cli_workload_capture PROPERTIES FIXTURES_REQUIRED tpch_skewed TIMEOUT 300)
+# Workload replay (docs/workload.md): feedback off on the capture's data gives its results and plans; other data
+# warns and still gives the right rows; several modes and the oracle comparison; --promote holds back a regressed
+# query's observations.
+add_test(NAME cli_workload_replay
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/workload_replay_test.py --bin $<TARGET_FILE:hindsight>
+          --data ${HINDSIGHT_SKEWED_DATA} --other-data ${HINDSIGHT_UNIFORM_DATA}
+          --workload ${CMAKE_SOURCE_DIR}/bench/workloads/skewed.sql)
+set_tests_properties(cli_workload_replay PROPERTIES FIXTURES_REQUIRED "tpch_skewed;tpch_uniform" TIMEOUT 300)
