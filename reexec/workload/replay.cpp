@@ -162,9 +162,11 @@ ModeReplay replay_mode(const Workload& w, const ReplayInput& in, Feedback mode,
       } catch (...) {
         r.error = current_exception_as_error();
       }
-      for (auto& warning : r.warnings)
-        if (std::find(report.warnings.begin(), report.warnings.end(), warning) == report.warnings.end())
-          report.warnings.push_back(warning);
+      for (auto& warning : r.warnings) {
+        const std::string w = fmt::format("{} (feedback {}): {}", cq.name(), feedback_name(mode), warning);
+        if (std::find(report.warnings.begin(), report.warnings.end(), w) == report.warnings.end())
+          report.warnings.push_back(w);
+      }
       times.push_back(attempts_ms(r));
       if (!r.error) {
         const Digest d = result_digest(r.executed.batches, cq.result().ordered());

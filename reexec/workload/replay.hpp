@@ -56,7 +56,7 @@ struct ReplayReport {
   std::vector<ModeReplay> modes;
   /// When oracle is among the modes: every other mode, and the capture, against it (name, comparison).
   std::vector<std::pair<std::string, OracleComparison>> oracle;
-  /// Warnings of the stats scopes, each once.
+  /// The queries' warnings (the stats scopes', the oracle's), each once, as "name (feedback mode): warning".
   std::vector<std::string> warnings;
   /// Results that differ on unchanged data in some mode: the replay's exit code is 1.
   bool results_differ() const;
