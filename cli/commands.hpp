@@ -12,7 +12,7 @@ namespace hindsight::cli {
 void add_gen_command(CLI::App& app, int& exit_code);
 void add_query_commands(CLI::App& app, int& exit_code);  // query, explain
 void add_stats_command(CLI::App& app, int& exit_code);   // stats list | show | summary | gc | export | import | clear
-void add_workload_commands(CLI::App& app, int& exit_code);  // capture, workload show
+void add_workload_commands(CLI::App& app, int& exit_code);  // capture, workload show, replay
 
 /// Reads a statement file (at most 64 MB); throws IO_ERROR naming it.
 std::string read_sql_file(const std::string& path);

@@ -1,13 +1,18 @@
-// `hindsight capture` and `hindsight workload show`: run a workload's statements and write what they did to a
-// workload file; print one (reexec/workload, docs/workload.md).
+// `hindsight capture`, `hindsight workload show` and `hindsight replay`: run a workload's statements and write
+// what they did to a workload file; print one; replay one and compare (reexec/workload, docs/workload.md).
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "cli/commands.hpp"
 #include "planner/common/error.hpp"
 #include "reexec/workload/capture.hpp"
+#include "reexec/workload/replay.hpp"
+#include "stats_store/sqlite_store.hpp"
 #include "reexec/workload/workload_file.hpp"
 
 namespace hindsight::cli {
@@ -64,6 +69,78 @@ int show(const std::string& path, const std::string& format) {
   }
 }
 
+struct ReplayOptions {
+  std::string file, data, feedback = "off", store, format = "text";
+  std::vector<std::string> sets;
+  int repeat = 1;
+  bool promote = false;
+};
+
+int replay(const ReplayOptions& o) {
+  std::vector<workload::Feedback> modes;
+  std::vector<std::pair<std::string, std::string>> sets;
+  try {
+    std::stringstream list(o.feedback);
+    std::string item;
+    while (std::getline(list, item, ','))
+      if (!item.empty()) modes.push_back(workload::parse_feedback(item));
+    if (modes.empty()) modes.push_back(workload::Feedback::Off);
+  } catch (...) {
+    std::cerr << current_exception_as_error().format() << "\n";
+    return 2;
+  }
+  if (o.promote && std::find(modes.begin(), modes.end(), workload::Feedback::On) == modes.end()) {
+    std::cerr << "--promote needs --feedback on (it decides which of the replay's observations reach the store)\n";
+    return 2;
+  }
+  for (auto& kv : o.sets) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos) {
+      std::cerr << "--set expects name=value, got '" << kv << "'\n";
+      return 2;
+    }
+    sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  try {
+    workload::Workload w = workload::read_workload(o.file);
+    {
+      Database db(o.data);
+      for (const auto& warning : db.catalog().warnings) std::cerr << "warning: " << warning << "\n";
+    }
+    const std::string store =
+        o.store.empty() ? (std::filesystem::path(o.data) / ".hindsight" / "stats.db").string() : o.store;
+    workload::ReplayInput in;
+    in.open_db = [&o] { return std::make_unique<Database>(o.data); };
+    in.configure = [&o](Session& session) { configure_session(session, o.data, o.store, {}); };
+    in.open_store = [store](std::vector<std::string>& warnings) { return stats::open_stats_store(store, warnings); };
+    in.modes = modes;
+    in.sets = sets;
+    in.repeat = o.repeat;
+    in.promote = o.promote;
+    const bool tty = isatty(STDERR_FILENO);
+    in.progress = [tty](workload::Feedback mode, size_t i, size_t total, const std::string& name) {
+      if (!tty) return;
+      if (i == total) std::cerr << "\r\033[K";
+      else
+        std::cerr << fmt::format("\r\033[Kreplaying (feedback {}) {}/{} {}", workload::feedback_name(mode), i + 1,
+                                 total, name)
+                  << std::flush;
+    };
+    workload::ReplayReport report = workload::replay_workload(w, in);
+    if (!report.data_warning.empty()) std::cerr << "warning: " << report.data_warning << "\n";
+    for (auto& warning : report.warnings) std::cerr << "warning: " << warning << "\n";
+    std::cout << (o.format == "json" ? workload::replay_json(report).dump(2) + "\n" : workload::replay_report_text(report));
+    if (report.results_differ()) {
+      std::cerr << "error: some replayed results differ from the captured ones on the same data\n";
+      return 1;
+    }
+    return 0;
+  } catch (...) {
+    std::cerr << current_exception_as_error().format() << "\n";
+    return 1;
+  }
+}
+
 }  // namespace
 
 void add_workload_commands(CLI::App& app, int& exit_code) {
@@ -89,6 +166,29 @@ void add_workload_commands(CLI::App& app, int& exit_code) {
   sh->add_option("file", path, "The workload file")->required();
   sh->add_option("--format", format, "text|json")->check(CLI::IsMember({"text", "json"}));
   sh->callback([&exit_code] { exit_code = show(path, format); });
+
+  static ReplayOptions r;
+  auto* rp = app.add_subcommand(
+      "replay", "Re-plan and re-execute every query of a workload file and compare each with its capture: results "
+                "(digest), plan, time, work, q-error, attempts; a summary per feedback mode (exit code 1 when a "
+                "result differs on the same data)");
+  rp->add_option("file", r.file, "The workload file (from `hindsight capture`)")->required();
+  rp->add_option("--data", r.data, "Data folder with catalog.json (the capture's, or other data: a warning names "
+                                   "the tables that differ)")
+      ->required();
+  rp->add_option("--feedback", r.feedback,
+                 "off (the model alone: stats_scope=off), on (the store plus what the replay observes: "
+                 "stats_scope=persistent), oracle (cardinality=oracle), or a comma list replayed in turn (with "
+                 "oracle, the others are compared with it). Default: off");
+  rp->add_option("--store", r.store, "Stats store file of feedback on (default: <data>/.hindsight/stats.db)");
+  rp->add_option("--repeat", r.repeat, "Runs per query; times are their median (default 1)")
+      ->check(CLI::Range(1, 1000));
+  rp->add_flag("--promote", r.promote,
+               "With feedback on: record into a scratch scope and write a query's observations to the store only "
+               "when its results matched and it was not slower than captured (<= max(1.1x, +5 ms))");
+  rp->add_option("--set", r.sets, "Setting as name=value for every query, after the workload's (repeatable)");
+  rp->add_option("--format", r.format, "text|json")->check(CLI::IsMember({"text", "json"}));
+  rp->callback([&exit_code] { exit_code = replay(r); });
 }
 
 }  // namespace hindsight::cli

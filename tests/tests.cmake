@@ -222,3 +222,11 @@ add_test(NAME cli_spill_join
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/spill_join_test.py --bin $<TARGET_FILE:hindsight>
           --uniform ${HINDSIGHT_UNIFORM_DATA} --skewed ${HINDSIGHT_SKEWED_DATA})
 set_tests_properties(cli_spill_join PROPERTIES FIXTURES_REQUIRED "tpch_uniform;tpch_skewed" TIMEOUT 300)
+# Workload replay (docs/workload.md): feedback off on the capture's data gives its results and plans; other data
+# warns and still gives the right rows; several modes and the oracle comparison; --promote holds back a regressed
+# query's observations.
+add_test(NAME cli_workload_replay
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/workload_replay_test.py --bin $<TARGET_FILE:hindsight>
+          --data ${HINDSIGHT_SKEWED_DATA} --other-data ${HINDSIGHT_UNIFORM_DATA}
+          --workload ${CMAKE_SOURCE_DIR}/bench/workloads/skewed.sql)
+set_tests_properties(cli_workload_replay PROPERTIES FIXTURES_REQUIRED "tpch_skewed;tpch_uniform" TIMEOUT 300)

@@ -1,0 +1,336 @@
+#include "reexec/workload/replay.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "planner/common/error.hpp"
+#include "planner/session/explain.hpp"
+#include "planner/session/settings.hpp"
+#include "reexec/workload/result_digest.hpp"
+#include "stats_store/runtime_stats.hpp"
+
+namespace hindsight::workload {
+
+namespace {
+
+/// The scratch scope of `--promote`: the shared store answers look-ups as usual, but what a query's attempts
+/// record (observations and the regression guard's plan runs) is held back until the replay decides: commit()
+/// hands it to the store through its own record() / record_plan_run(), the one recording path; discard() drops it.
+class StagingRepository final : public stats::StatsRepository {
+ public:
+  explicit StagingRepository(std::unique_ptr<stats::StatsRepository> store) : store_(std::move(store)) {}
+  std::shared_ptr<const stats::StatsSource> snapshot(const std::vector<stats::TableVersion>& tables,
+                                                     double max_drift) override {
+    return store_->snapshot(tables, max_drift);
+  }
+  void record(const stats::AttemptStats& attempt) override { attempts_.push_back(attempt); }
+  void record_plan_run(const stats::PlanRun& run) override { runs_.push_back(run); }
+  std::vector<stats::PlanRecord> plan_history(const std::string& template_signature) override {
+    return store_->plan_history(template_signature);
+  }
+  std::vector<std::string> take_warnings() override { return store_->take_warnings(); }
+
+  void commit() {
+    for (auto& a : attempts_) store_->record(a);
+    for (auto& r : runs_) store_->record_plan_run(r);
+    discard();
+  }
+  void discard() {
+    attempts_.clear();
+    runs_.clear();
+  }
+
+ private:
+  std::unique_ptr<stats::StatsRepository> store_;
+  std::vector<stats::AttemptStats> attempts_;
+  std::vector<stats::PlanRun> runs_;
+};
+
+void tables_of(const PlanNode& n, std::vector<std::string>& out) {
+  if (n.operator_() == "TableScan")
+    if (auto it = n.details().find("table"); it != n.details().end()) out.push_back(it->second);
+  for (auto& c : n.children()) tables_of(c, out);
+}
+
+void collect_captured_joins(const PlanNode& n, std::vector<reexec::PlanJoin>& out) {
+  const bool hash = n.operator_() == "HashJoin";
+  if ((hash || n.operator_() == "NestedLoopJoin") && n.children_size() == 2) {
+    std::vector<std::string> probe, build;
+    tables_of(n.children(0), probe);
+    tables_of(n.children(1), build);
+    std::string distribution = "nested loop";
+    if (hash) {
+      auto it = n.details().find("distribution");
+      distribution = it == n.details().end() ? "?" : it->second;
+    }
+    reexec::PlanJoin j = reexec::make_plan_join(probe, build, std::move(distribution));
+    const PlanNode& b = n.children(1);
+    if (b.has_actual_rows())
+      j.build_observed = reexec::PlanJoin::Observed{b.estimated_rows(), static_cast<uint64_t>(b.actual_rows()),
+                                                    b.actual_complete()};
+    out.push_back(std::move(j));
+  }
+  for (auto& c : n.children()) collect_captured_joins(c, out);
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+double attempts_ms(const StatementResult& r) {
+  double ms = 0;
+  for (auto& a : r.attempts) ms += a.plan_ms + a.elapsed_ms;
+  return ms;
+}
+
+std::string mode_settings_note(Feedback f) {
+  switch (f) {
+    case Feedback::Off: return "stats_scope=off";
+    case Feedback::On: return "stats_scope=persistent";
+    case Feedback::Oracle: return "cardinality=oracle";
+  }
+  return "";
+}
+
+void apply_mode(Settings& s, Feedback f) {
+  switch (f) {
+    case Feedback::Off: apply_setting(s, "stats_scope", "off"); break;
+    case Feedback::On: apply_setting(s, "stats_scope", "persistent"); break;
+    case Feedback::Oracle:
+      apply_setting(s, "cardinality", "oracle");
+      apply_setting(s, "stats_scope", "off");
+      break;
+  }
+}
+
+ModeReplay replay_mode(const Workload& w, const ReplayInput& in, Feedback mode,
+                       const std::set<std::string>& changed, ReplayReport& report) {
+  std::unique_ptr<Database> db = in.open_db();
+  Session session(*db);
+  in.configure(session);
+  StagingRepository* staging = nullptr;
+  const bool promote = in.promote && mode == Feedback::On;
+  if (promote)
+    session.set_persistent_stats([&in, &staging](std::vector<std::string>& warnings) -> std::unique_ptr<stats::StatsRepository> {
+      auto store = in.open_store ? in.open_store(warnings) : nullptr;
+      if (!store) return nullptr;
+      auto s = std::make_unique<StagingRepository>(std::move(store));
+      staging = s.get();
+      return s;
+    });
+  else if (in.open_store)
+    session.set_persistent_stats(in.open_store);
+  for (auto& s : w.settings()) apply_setting(session.settings(), s.name(), s.value());
+  const Settings base = session.settings();
+
+  ModeReplay out;
+  out.feedback = mode;
+  const size_t total = static_cast<size_t>(w.queries_size());
+  for (size_t i = 0; i < total; ++i) {
+    const CapturedQuery& cq = w.queries(static_cast<int>(i));
+    if (in.progress) in.progress(mode, i, total, cq.name());
+    session.settings() = base;
+    for (auto& s : cq.settings()) apply_setting(session.settings(), s.name(), s.value());
+    for (auto& [k, v] : in.sets) apply_setting(session.settings(), k, v);
+    apply_mode(session.settings(), mode);
+
+    QueryReplay q;
+    q.name = cq.name();
+    q.captured_ok = cq.ok();
+    q.captured_ms = cq.plan_ms() + cq.elapsed_ms();
+    q.work_before = cq.work();
+    q.qerror_before = cq.worst_q_error();
+    std::vector<std::string> tables;
+    tables_of(cq.plan(), tables);
+    // A query that failed before it had a plan read tables unknown: any changed table may be one of them.
+    q.data_changed = tables.empty() ? !changed.empty()
+                                    : std::any_of(tables.begin(), tables.end(), [&](auto& t) { return changed.count(t); });
+
+    StatementResult first;
+    std::vector<double> times;
+    bool all_match = true;
+    for (int run = 0; run < std::max(1, in.repeat); ++run) {
+      StatementResult r;
+      try {
+        r = session.run_script(cq.sql());
+      } catch (...) {
+        r.error = current_exception_as_error();
+      }
+      for (auto& warning : r.warnings) {
+        const std::string w = fmt::format("{} (feedback {}): {}", cq.name(), feedback_name(mode), warning);
+        if (std::find(report.warnings.begin(), report.warnings.end(), w) == report.warnings.end())
+          report.warnings.push_back(w);
+      }
+      times.push_back(attempts_ms(r));
+      if (!r.error) {
+        const Digest d = result_digest(r.executed.batches, cq.result().ordered());
+        if (run == 0) {
+          q.digest = d.hex;
+          q.rows = d.rows;
+        }
+        all_match = all_match && cq.ok() && d.hex == cq.result().digest() && d.rows == cq.result().row_count();
+      }
+      if (run == 0) first = std::move(r);
+    }
+    q.ok = !first.error;
+    if (first.error) q.error = std::string(error_code_name(first.error->code())) + ": " + first.error->message();
+    if (q.ok && cq.ok()) q.results_match = all_match;
+    q.replayed_ms = median(times);
+    q.attempts = static_cast<int>(first.attempts.size());
+    if (first.compiled) {
+      q.plan_changed = plan_hash(*first.compiled) != cq.plan_hash();
+      if (q.plan_changed && first.compiled->physical) {
+        q.plan_diff = reexec::describe_join_changes(captured_joins(cq.plan()),
+                                                    reexec::plan_joins(*first.compiled->physical, nullptr));
+        if (q.plan_diff.empty()) q.plan_diff = "same joins; other operators differ";
+      }
+      if (first.executed.exec) {
+        q.qerror_after = worst_q_error(*first.compiled, first.executed).q_error;
+        q.work_after = plan_work(*first.compiled, first.executed).work;
+      }
+    }
+    if (promote && staging) {
+      q.promoted = promotion_allowed(q);
+      if (q.promoted) staging->commit();
+      else staging->discard();
+    }
+    out.queries.push_back(std::move(q));
+  }
+  if (in.progress) in.progress(mode, total, total, "");
+  out.summary = summarize(out.queries);
+  return out;
+}
+
+}  // namespace
+
+std::string feedback_name(Feedback f) {
+  switch (f) {
+    case Feedback::Off: return "off";
+    case Feedback::On: return "on";
+    case Feedback::Oracle: return "oracle";
+  }
+  return "?";
+}
+
+Feedback parse_feedback(const std::string& name) {
+  if (name == "off") return Feedback::Off;
+  if (name == "on") return Feedback::On;
+  if (name == "oracle") return Feedback::Oracle;
+  throw hindsight::Error(ErrorCode::BIND_ERROR,
+                         fmt::format("--feedback expects off, on or oracle (a comma list), got '{}'", name));
+}
+
+bool promotion_allowed(const QueryReplay& q) {
+  return q.ok && q.results_match == true &&
+         q.replayed_ms <= std::max(kChangeBand * q.captured_ms, q.captured_ms + kPromoteSlackMs);
+}
+
+bool ReplayReport::results_differ() const {
+  for (auto& m : modes)
+    if (m.summary.results_differ > 0) return true;
+  return false;
+}
+
+std::vector<reexec::PlanJoin> captured_joins(const PlanNode& root) {
+  std::vector<reexec::PlanJoin> out;
+  collect_captured_joins(root, out);
+  return out;
+}
+
+std::vector<std::string> changed_tables(const Workload& w, Database& db, std::vector<std::string>* names) {
+  std::vector<std::string> out;
+  for (const TableInfo& t : w.tables()) {
+    std::string now_version, what;
+    uint64_t now_rows = 0;
+    try {
+      TablePtr table = db.table(t.name());
+      now_version = fmt::format("{:016x}", table->data_version);
+      now_rows = table->row_count;
+    } catch (...) {
+      what = "missing now";
+    }
+    if (what.empty()) {
+      if (t.data_version() == now_version && t.row_count() == now_rows) continue;
+      what = t.row_count() != now_rows ? fmt::format("rows {} -> {}", t.row_count(), now_rows) : "same rows";
+      what += fmt::format(", data version {} -> {}", t.data_version().empty() ? "?" : t.data_version(), now_version);
+    }
+    out.push_back(fmt::format("{} ({})", t.name(), what));
+    if (names) names->push_back(t.name());
+  }
+  return out;
+}
+
+ReplayReport replay_workload(const Workload& w, const ReplayInput& in) {
+  ReplayReport report;
+  {
+    std::unique_ptr<Database> db = in.open_db();
+    std::vector<std::string> names;
+    const auto changed = changed_tables(w, *db, &names);
+    if (!changed.empty()) {
+      std::string list;
+      for (auto& c : changed) list += (list.empty() ? "" : ", ") + c;
+      report.data_warning = fmt::format(
+          "the workload was captured on other data: {} {} differ; results of the queries reading {} may differ "
+          "and are not counted as wrong",
+          changed.size() == 1 ? "table" : "tables", list, changed.size() == 1 ? "it" : "them");
+    }
+    const std::set<std::string> changed_names(names.begin(), names.end());
+    for (Feedback mode : in.modes) report.modes.push_back(replay_mode(w, in, mode, changed_names, report));
+  }
+  const ModeReplay* oracle = nullptr;
+  for (auto& m : report.modes)
+    if (m.feedback == Feedback::Oracle) oracle = &m;
+  if (oracle) {
+    const auto o = replayed(oracle->queries);
+    report.oracle.emplace_back("captured", compare_with_oracle(captured(oracle->queries), o));
+    for (auto& m : report.modes)
+      if (&m != oracle) report.oracle.emplace_back(feedback_name(m.feedback), compare_with_oracle(replayed(m.queries), o));
+  }
+  return report;
+}
+
+nlohmann::json replay_json(const ReplayReport& r) {
+  auto mode_json = [](const ModeReplay& m) {
+    nlohmann::json j = {{"feedback", feedback_name(m.feedback)}, {"queries", nlohmann::json::array()}};
+    for (auto& q : m.queries) j["queries"].push_back(query_json(q));
+    j["summary"] = summary_json(m.summary);
+    return j;
+  };
+  nlohmann::json out;
+  if (r.modes.size() == 1) {
+    out = mode_json(r.modes[0]);
+  } else {
+    out["replays"] = nlohmann::json::array();
+    for (auto& m : r.modes) out["replays"].push_back(mode_json(m));
+  }
+  if (!r.oracle.empty()) {
+    nlohmann::json c = nlohmann::json::object();
+    for (auto& [name, cmp] : r.oracle) c[name] = oracle_json(cmp);
+    out["oracle_comparison"] = c;
+  }
+  if (!r.data_warning.empty()) out["data_warning"] = r.data_warning;
+  if (!r.warnings.empty()) out["warnings"] = r.warnings;
+  return out;
+}
+
+std::string replay_report_text(const ReplayReport& r) {
+  std::string out;
+  for (size_t i = 0; i < r.modes.size(); ++i) {
+    if (i) out += "\n";
+    out += replay_text(feedback_name(r.modes[i].feedback) + " (" + mode_settings_note(r.modes[i].feedback) + ")",
+                       r.modes[i].queries, r.modes[i].summary);
+  }
+  if (!r.oracle.empty()) {
+    out += "\n";
+    for (auto& [name, cmp] : r.oracle) out += oracle_text(name, cmp);
+  }
+  return out;
+}
+
+}  // namespace hindsight::workload
