@@ -98,6 +98,20 @@ bool ExecOperator::try_charge(int64_t bytes, int64_t live) {
   return true;
 }
 
+void ExecOperator::set_spill_buffer_charge(int64_t bytes, int64_t& charged) {
+  if (bytes > charged) {
+    if (!try_charge(bytes - charged, live_bytes_ + bytes - charged))
+      throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
+                  fmt::format("{} spills, but spilling did not help: the buffers of its spill files need {} more "
+                              "while {} are in use, over the limit {}",
+                              label(), format_bytes(bytes - charged), format_bytes(ctx_->memory->used()),
+                              format_bytes(ctx_->memory->limit())));
+  } else {
+    release(charged - bytes);
+  }
+  charged = bytes;
+}
+
 void ExecOperator::set_live(int64_t live) {
   if (live == live_bytes_) return;
   ctx_->memory->add_live(live - live_bytes_);

@@ -81,6 +81,9 @@ class ExecOperator {
   bool try_charge(int64_t bytes, int64_t live);
   /// Whether this attempt lets operators spill to disk (ExecContext::spill).
   bool spill_enabled() const { return ctx_->spill; }
+  /// Charges or releases so that `charged` (the part of held_memory_ that is spill-file buffers) becomes
+  /// `bytes`; growth the limit refuses is MEMORY_LIMIT_EXCEEDED saying that spilling did not help.
+  void set_spill_buffer_charge(int64_t bytes, int64_t& charged);
   /// The operator's live data now totals `live`, with no change of what it has charged.
   void set_live(int64_t live);
   /// Releases `bytes` of what this operator charged; releasing all of it drops its live figure to 0,

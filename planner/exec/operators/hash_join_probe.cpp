@@ -139,18 +139,7 @@ void HashJoinProbeOp::partition_probe() {
 }
 
 void HashJoinProbeOp::sync_spill_charge(int64_t extra) {
-  const int64_t want = (spill_ ? spill_->buffer_bytes() : 0) + extra;
-  if (want > spill_charged_) {
-    if (!try_charge(want - spill_charged_, live_bytes_ + want - spill_charged_))
-      throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
-                  fmt::format("{} spills, but spilling did not help: the buffers of its spill files need {} more "
-                              "while {} are in use, over the limit {}",
-                              label(), format_bytes(want - spill_charged_), format_bytes(ctx_->memory->used()),
-                              format_bytes(ctx_->memory->limit())));
-  } else {
-    release(spill_charged_ - want);
-  }
-  spill_charged_ = want;
+  set_spill_buffer_charge((spill_ ? spill_->buffer_bytes() : 0) + extra, spill_charged_);
 }
 
 void HashJoinProbeOp::finish_partition() {
