@@ -82,7 +82,7 @@ TEST(ColumnLoadsTest, AQueryLoadsOnlyTheColumnsItsScansRead) {
        {"l_quantity", "l_extendedprice", "l_discount", "l_shipdate"},
        {"l_extendedprice", "l_discount"}},
       {"SELECT l_returnflag, l_linestatus, sum(l_quantity), avg(l_discount), count(*) FROM lineitem "
-       "WHERE l_shipdate <= DATE '1998-09-02' GROUP BY l_returnflag, l_linestatus",
+       "WHERE l_shipdate <= DATE '1998-09-02' GROUP BY l_returnflag, l_linestatus ORDER BY l_returnflag, l_linestatus",
        {"l_quantity", "l_discount", "l_returnflag", "l_linestatus", "l_shipdate"},
        {"l_quantity", "l_discount", "l_returnflag", "l_linestatus"}},
   };
