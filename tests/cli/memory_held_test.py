@@ -14,7 +14,7 @@ TPC-H queries, at each worker count, this checks
   - the statement: peak <= 2 * held_at_peak.
 
 Usage: memory_held_test.py --bin build/hindsight --data DIR [--workers 1,3] [--queries 1,18] [--report]
-(--report prints every operator's figures; use it with --data /work/data/sf1 for the SF 1 table.)
+(--report prints every operator's figures; use it with --data on an SF 1 folder for the SF 1 table.)
 """
 import argparse
 import json
