@@ -65,12 +65,6 @@ void fill_plan(nlohmann::json node, PlanNode* out) {
   if (!status.ok()) throw hindsight::Error(ErrorCode::INTERNAL, "the captured plan does not fit the workload format: " + status.ToString());
 }
 
-bool has_top_level_order_by(const std::string& sql) {
-  auto stmts = sql::parse_sql(sql);
-  if (stmts.size() != 1 || !stmts[0]->is<sql::SelectStatement>()) return false;
-  return !stmts[0]->as<sql::SelectStatement>().query->order_by.empty();
-}
-
 }  // namespace
 
 std::vector<NamedStatement> named_statements(const std::string& text) {
@@ -89,7 +83,12 @@ std::vector<NamedStatement> named_statements(const std::string& text) {
                              fmt::format("line {}: a workload holds queries and SET statements; {} is not captured",
                                          n.line, s->is<sql::ExplainStatement>() ? "EXPLAIN" : "ANALYZE"));
     n.is_query = s->is<sql::SelectStatement>();
+    if (s->is<sql::SetStatement>()) {
+      n.set_name = s->as<sql::SetStatement>().name;
+      n.set_value = s->as<sql::SetStatement>().value;
+    }
     if (n.is_query) {
+      n.ordered = !s->as<sql::SelectStatement>().query->order_by.empty();
       ++queries;
       // The last `-- name:` line between the previous statement and this one.
       for (int l = n.line - 1; l > previous_end && l >= 1; --l) {
@@ -131,10 +130,8 @@ Workload capture_workload(const CaptureInput& in) {
   size_t index = 0;
   for (const NamedStatement& st : statements) {
     if (!st.is_query) {
-      auto parsed = sql::parse_sql(st.sql);
-      auto& set = parsed.at(0)->as<sql::SetStatement>();
       in.session->run_script(st.sql);  // throws TYPE_ERROR/BIND_ERROR for a bad setting: the file is wrong
-      file_sets.emplace_back(set.name, set.value);
+      file_sets.emplace_back(st.set_name, st.set_value);
       continue;
     }
     if (in.progress) in.progress(index, total, st.name);
@@ -175,7 +172,7 @@ Workload capture_workload(const CaptureInput& in) {
     q->set_elapsed_ms(elapsed_ms);
     for (auto& warning : r.warnings) q->add_warnings(warning);
     if (!r.error) {
-      const Digest d = result_digest(r.executed.batches, has_top_level_order_by(st.sql));
+      const Digest d = result_digest(r.executed.batches, st.ordered);
       q->mutable_result()->set_row_count(d.rows);
       q->mutable_result()->set_digest(d.hex);
       q->mutable_result()->set_ordered(d.ordered);

@@ -15,6 +15,8 @@ struct NamedStatement {
   std::string sql;   ///< its text, without the ';'
   int line = 0;      ///< its first line in the file
   bool is_query = false;  ///< a SELECT (captured); SET statements apply to the queries after them
+  bool ordered = false;   ///< a query with a top-level ORDER BY (its result digest keeps the row order)
+  std::string set_name, set_value;  ///< a SET statement's setting
 };
 
 /// Splits a workload's SQL text into its statements with their names. Throws PARSE_ERROR (line:col) for text

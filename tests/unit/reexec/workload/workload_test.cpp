@@ -58,6 +58,10 @@ TEST(NamedStatementsTest, NamesFromCommentsOtherwiseByPosition) {
   EXPECT_EQ(s[0].name, "first");
   EXPECT_EQ(s[0].line, 2);
   EXPECT_FALSE(s[1].is_query);
+  EXPECT_EQ(s[1].set_name, "workers");
+  EXPECT_EQ(s[1].set_value, "2");
+  EXPECT_FALSE(s[0].ordered);
+  EXPECT_TRUE(named_statements("SELECT 1 ORDER BY 1").at(0).ordered);
   EXPECT_EQ(s[2].name, "q2");  // the second query; the SET is not counted
   EXPECT_EQ(s[3].name, "third one");
   EXPECT_EQ(s[3].line, 8);
