@@ -1,14 +1,13 @@
 // `hindsight capture`, `hindsight workload show` and `hindsight replay`: run a workload's statements and write
 // what they did to a workload file; print one; replay one and compare (reexec/workload, docs/workload.md).
 #include <fmt/format.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli/progress.hpp"
 #include "planner/common/error.hpp"
 #include "reexec/workload/capture.hpp"
 #include "reexec/workload/replay.hpp"
@@ -37,13 +36,10 @@ int capture(const CaptureOptions& o) {
     in.sql_text = sql;
     in.queries_file = o.queries;
     for (auto& kv : o.sets) in.sets.emplace_back(kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1));
-    const bool tty = isatty(STDERR_FILENO);
-    in.progress = [tty](size_t i, size_t total, const std::string& name) {
-      if (!tty) return;
-      if (i == total) std::cerr << "\r\033[K";
-      else std::cerr << fmt::format("\r\033[Kcapturing {}/{} {}", i + 1, total, name) << std::flush;
-    };
+    ProgressBar bar;
+    in.progress = [&bar](size_t i, size_t total, const std::string& name) { bar.update(i, total, name); };
     workload::Workload w = workload::capture_workload(in);
+    bar.clear();
     workload::write_workload(w, o.out);
     size_t failed = 0;
     for (auto& q : w.queries()) {
@@ -74,6 +70,7 @@ struct ReplayOptions {
   std::vector<std::string> sets;
   int repeat = 1;
   bool promote = false;
+  bool verbose = false;
 };
 
 int replay(const ReplayOptions& o) {
@@ -117,19 +114,15 @@ int replay(const ReplayOptions& o) {
     in.sets = sets;
     in.repeat = o.repeat;
     in.promote = o.promote;
-    const bool tty = isatty(STDERR_FILENO);
-    in.progress = [tty](workload::Feedback mode, size_t i, size_t total, const std::string& name) {
-      if (!tty) return;
-      if (i == total) std::cerr << "\r\033[K";
-      else
-        std::cerr << fmt::format("\r\033[Kreplaying (feedback {}) {}/{} {}", workload::feedback_name(mode), i + 1,
-                                 total, name)
-                  << std::flush;
+    ProgressBar bar;
+    in.progress = [&bar](workload::Feedback mode, size_t i, size_t total, const std::string& name) {
+      bar.update(i, total, fmt::format("{} (feedback {})", name, workload::feedback_name(mode)));
     };
     workload::ReplayReport report = workload::replay_workload(w, in);
+    bar.clear();
     if (!report.data_warning.empty()) std::cerr << "warning: " << report.data_warning << "\n";
     for (auto& warning : report.warnings) std::cerr << "warning: " << warning << "\n";
-    std::cout << (o.format == "json" ? workload::replay_json(report).dump(2) + "\n" : workload::replay_report_text(report));
+    std::cout << (o.format == "json" ? workload::replay_json(report).dump(2) + "\n" : workload::replay_report_text(report, o.verbose));
     if (report.results_differ()) {
       std::cerr << "error: some replayed results differ from the captured ones on the same data\n";
       return 1;
@@ -187,7 +180,11 @@ void add_workload_commands(CLI::App& app, int& exit_code) {
                "With feedback on: record into a scratch scope and write a query's observations to the store only "
                "when its results matched and it was not slower than captured (<= max(1.1x, +5 ms))");
   rp->add_option("--set", r.sets, "Setting as name=value for every query, after the workload's (repeatable)");
-  rp->add_option("--format", r.format, "text|json")->check(CLI::IsMember({"text", "json"}));
+  rp->add_option("--format", r.format,
+                 "text (a summary table per feedback mode and the queries that need a look) | json (every query)")
+      ->check(CLI::IsMember({"text", "json"}));
+  rp->add_flag("--verbose", r.verbose, "Text: every query of every mode (status, result, plan diff, times, work, "
+                                       "q-errors) before the summary table");
   rp->callback([&exit_code] { exit_code = replay(r); });
 }
 

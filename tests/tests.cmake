@@ -230,3 +230,9 @@ add_test(NAME cli_workload_replay
           --data ${HINDSIGHT_SKEWED_DATA} --other-data ${HINDSIGHT_UNIFORM_DATA}
           --workload ${CMAKE_SOURCE_DIR}/bench/workloads/skewed.sql)
 set_tests_properties(cli_workload_replay PROPERTIES FIXTURES_REQUIRED "tpch_skewed;tpch_uniform" TIMEOUT 300)
+# The progress bar of capture and replay (cli/progress.hpp): drawn on a terminal (a pty here), cleared at the end,
+# never as wide as the terminal; nothing of it when stderr is a pipe.
+add_test(NAME cli_progress_tty
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/progress_tty_test.py --bin $<TARGET_FILE:hindsight>
+          --data ${HINDSIGHT_SKEWED_DATA})
+set_tests_properties(cli_progress_tty PROPERTIES FIXTURES_REQUIRED tpch_skewed TIMEOUT 120)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "planner/common/error.hpp"
@@ -319,17 +320,30 @@ nlohmann::json replay_json(const ReplayReport& r) {
   return out;
 }
 
-std::string replay_report_text(const ReplayReport& r) {
+std::string replay_report_text(const ReplayReport& r, bool verbose) {
   std::string out;
-  for (size_t i = 0; i < r.modes.size(); ++i) {
-    if (i) out += "\n";
-    out += replay_text(feedback_name(r.modes[i].feedback) + " (" + mode_settings_note(r.modes[i].feedback) + ")",
-                       r.modes[i].queries, r.modes[i].summary);
+  if (verbose) {
+    for (size_t i = 0; i < r.modes.size(); ++i) {
+      out += replay_text(feedback_name(r.modes[i].feedback) + " (" + mode_settings_note(r.modes[i].feedback) + ")",
+                         r.modes[i].queries, r.modes[i].summary);
+      out += "\n";
+    }
+    if (!r.oracle.empty()) {
+      for (auto& [name, cmp] : r.oracle) out += oracle_text(name, cmp);
+      out += "\n";
+    }
   }
-  if (!r.oracle.empty()) {
-    out += "\n";
-    for (auto& [name, cmp] : r.oracle) out += oracle_text(name, cmp);
-  }
+  const auto vs_oracle = [&r](const std::string& run) -> std::optional<OracleComparison> {
+    for (auto& [name, cmp] : r.oracle)
+      if (name == run) return cmp;
+    return std::nullopt;
+  };
+  std::vector<SummaryRow> rows;
+  if (!r.oracle.empty()) rows.push_back({"captured", nullptr, nullptr, vs_oracle("captured")});
+  for (const ModeReplay& m : r.modes)
+    rows.push_back({feedback_name(m.feedback), &m.summary, &m.queries, vs_oracle(feedback_name(m.feedback))});
+  out += summary_table_text(rows);
+  if (!verbose) out += "per query: --verbose (text) or --format json\n";
   return out;
 }
 

@@ -77,6 +77,9 @@ std::vector<std::string> changed_tables(const Workload& w, Database& db, std::ve
 /// JSON: one mode as {"queries": [...], "summary": {...}}; several as {"replays": [{"feedback", "queries",
 /// "summary"}, ...], "oracle_comparison": {...}}. Either way "data_warning" when there is one.
 nlohmann::json replay_json(const ReplayReport& r);
-std::string replay_report_text(const ReplayReport& r);
+/// Text for people: the summary table (summary_table_text: a row per mode, and the capture's row when an oracle
+/// replay ran) and the queries that need a look; `verbose` puts every mode's per-query table, its summary and
+/// the oracle comparison lines before it.
+std::string replay_report_text(const ReplayReport& r, bool verbose = false);
 
 }  // namespace hindsight::workload

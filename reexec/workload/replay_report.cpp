@@ -193,4 +193,51 @@ std::string oracle_text(const std::string& run, const OracleComparison& c) {
                      ratio_text(c.geomean_ratio), ratio_text(c.geomean_work_ratio));
 }
 
+std::string summary_table_text(const std::vector<SummaryRow>& rows) {
+  const bool oracle = std::any_of(rows.begin(), rows.end(), [](const SummaryRow& r) { return r.vs_oracle.has_value(); });
+  const auto row = [](const std::string& run, const std::string& plans, const std::string& speedup,
+                      const std::string& work, const std::string& near_work, const std::string& near_time,
+                      const std::string& reg_time, const std::string& reg_work, const std::string& fixed,
+                      const std::string& introduced, const std::string& differ) {
+    return fmt::format("{:<9} {:>7} {:>8} {:>8} {:>7} {:>6} {:>6} {:>6} {:>6} {:>5} {:>8}\n", run, plans, speedup, work,
+                       near_work, near_time, reg_time, reg_work, fixed, introduced, differ);
+  };
+  std::string out = "replay summary (speedup and work ratio: captured / replayed, above 1 = better now)\n";
+  // Two header lines: the groups (geomean, within 1.2x of the oracle, regressed, failures) over their columns.
+  out += fmt::format("{:<9} {:>7} {:^17} {:^14} {:^13} {:^12} {:>8}\n", "", "plans", "geomean",
+                     oracle ? "<=1.2x oracle" : "", "regressed", "failures", "results");
+  out += row("run", "changed", "speedup", "work", oracle ? "work" : "", oracle ? "time" : "", "time", "work", "fixed",
+             "new", "differ");
+  const std::string dash = "-";
+  for (const SummaryRow& r : rows) {
+    const std::string near_work = r.vs_oracle ? percent(r.vs_oracle->within_work_share) : (oracle ? dash : "");
+    const std::string near_time = r.vs_oracle ? percent(r.vs_oracle->within_share) : (oracle ? dash : "");
+    if (!r.summary) {
+      out += row(r.run, dash, dash, dash, near_work, near_time, dash, dash, dash, dash, dash);
+      continue;
+    }
+    const ReplaySummary& s = *r.summary;
+    out += row(r.run, fmt::format("{}/{}", s.plans_changed, s.queries), ratio_text(s.geomean_speedup),
+               ratio_text(s.geomean_work_ratio), near_work, near_time, percent(s.regressed_share),
+               percent(s.regressed_work_share), fmt::format("{}", s.failures_fixed),
+               fmt::format("{}", s.failures_introduced), fmt::format("{}", s.results_differ));
+  }
+  out += "times are one run's on this machine (noisy); work (rows out of every operator plus exchange bytes) is "
+         "deterministic. Regressed: beyond 10 %.\n";
+  // The queries that need a look: failed now, a result that differs, more work than captured.
+  for (const SummaryRow& r : rows) {
+    if (!r.queries) continue;
+    for (const QueryReplay& q : *r.queries) {
+      std::string what;
+      if (!q.ok) what = "failed: " + q.error.substr(0, 100);
+      else if (q.results_match == false) what = q.data_changed ? "result differs (its tables changed)" : "RESULT DIFFERS";
+      else if (const double wr = q.work_ratio(); wr > 0 && wr < 1 / kChangeBand)
+        what = fmt::format("work regressed {} ({:.0f} -> {:.0f})", ratio_text(wr), q.work_before, q.work_after);
+      if (!what.empty()) out += fmt::format("  {} {}: {}\n", r.run, q.name, what);
+    }
+  }
+  if (oracle) out += "oracle: the plans true cardinalities give; <=1.2x: the share of queries within 1.2x of them\n";
+  return out;
+}
+
 }  // namespace hindsight::workload

@@ -95,4 +95,19 @@ std::string replay_text(const std::string& feedback, const std::vector<QueryRepl
                         const ReplaySummary& s);
 std::string oracle_text(const std::string& run, const OracleComparison& c);
 
+/// One row of the compact summary table: a replay mode (its summary and queries) or the capture (no summary,
+/// only its comparison with the oracle); `vs_oracle` when an oracle replay ran.
+struct SummaryRow {
+  std::string run;  ///< "captured", "off", "on", "oracle"
+  const ReplaySummary* summary = nullptr;
+  const std::vector<QueryReplay>* queries = nullptr;
+  std::optional<OracleComparison> vs_oracle;
+};
+/// The replay's default text: one table row per run (plans changed, geometric-mean speedup and work ratio,
+/// shares within 1.2x of the oracle by work and time, shares regressed by time and work, failures fixed and
+/// introduced, results that differ), a legend, then one line per query that needs a look (failed, result
+/// differs, regressed by work), so that 34 queries x 3 modes stay a screenful; the per-query tables are
+/// replay_text's (--verbose).
+std::string summary_table_text(const std::vector<SummaryRow>& rows);
+
 }  // namespace hindsight::workload

@@ -2,7 +2,8 @@
 """`hindsight replay` (docs/workload.md), on the skewed and the uniform SF 0.01 fixtures.
 
 - The skewed workload captured (stats off, one worker) and replayed with feedback off on the same data: every
-  query ok, its results matching the capture's and the same plan; the JSON shape; the text report.
+  query ok, its results matching the capture's and the same plan; the JSON shape; the text report (the summary
+  table by default, every query with --verbose).
 - Replayed on the uniform fixture (other data): one warning naming the tables, every query ok, and its rows are
   the right ones: each replayed digest equals the digest of a capture made on the uniform data.
 - Several modes in one run (off, oracle): one report per mode and the oracle comparison.
@@ -87,9 +88,17 @@ def main() -> int:
         check(s.get("queries") == len(names) and s.get("compared") == len(names) and s.get("results_differ") == 0 and
               s.get("plans_changed") == 0 and s.get("failures_introduced") == 0 and
               abs(s.get("geomean_work_ratio", 0) - 1) < 1e-9, f"summary: {s}")
-        rc, text, err = run(b, "replay", w, "--data", args.data, "--store", os.path.join(tmp, "off.db"))
+        rc, text, err = run(b, "replay", w, "--data", args.data, "--store", os.path.join(tmp, "off.db"), "--verbose")
         check(rc == 0 and "replay with feedback off" in text and "summary (off" in text and
-              all(n in text for n in names), f"text report: {rc} {text[:300]} {err}")
+              all(n in text for n in names), f"--verbose text report: {rc} {text[:300]} {err}")
+        # Without --verbose: the summary table (a row per mode) and no per-query lines (no query regressed, failed
+        # or differs here, so none is listed).
+        rc, text, err = run(b, "replay", w, "--data", args.data, "--store", os.path.join(tmp, "off2.db"))
+        rows = [l.split() for l in text.splitlines()]
+        off = [r for r in rows if r[:1] == ["off"]]
+        check(rc == 0 and "replay summary" in text and len(off) == 1 and off[0][1] == f"0/{len(names)}" and
+              off[0][-1] == "0" and not any(n in text for n in names) and "--verbose" in text,
+              f"summary text report: {rc} {text} {err}")
 
         # Other data: the warning naming the tables, and the rows a capture on that data gives.
         wu = os.path.join(tmp, "u.hsw")

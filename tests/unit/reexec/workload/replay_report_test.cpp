@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
+
+#include <fmt/format.h>
 
 #include "reexec/workload/replay.hpp"
 
@@ -95,6 +98,45 @@ TEST(ReplayReport, OracleComparison) {
   EXPECT_NEAR(before.geomean_ratio, std::cbrt(4.0 * (100.0 / 150) * 1.05), 1e-12);
   EXPECT_DOUBLE_EQ(geomean({2, 8}), 4);
   EXPECT_EQ(geomean({}), 0);
+}
+
+/// The row of `run` in a summary table, split at whitespace.
+std::vector<std::string> table_row(const std::string& text, const std::string& run) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::vector<std::string> cells;
+    for (std::string w; words >> w;) cells.push_back(w);
+    if (!cells.empty() && cells[0] == run) return cells;
+  }
+  return {};
+}
+
+TEST(ReplayReport, SummaryTable) {
+  const auto qs = synthetic();
+  const ReplaySummary s = summarize(qs);
+  OracleComparison vs;
+  vs.within_share = 2.0 / 3;
+  vs.within_work_share = 1.0 / 3;
+  const std::string text = summary_table_text({{"captured", nullptr, nullptr, vs}, {"on", &s, &qs, vs}});
+  // run, plans changed, geomean speedup, work, <=1.2x oracle work, time, regressed time, work, failures fixed, new,
+  // results differ (the % signs are cells of their own).
+  const std::vector<std::string> on = {"on", "2/7", fmt::format("{:.2f}x", s.geomean_speedup), "1.00x", "33", "%",
+                                       "67", "%", "20", "%", "20", "%", "1", "1", "1"};
+  EXPECT_EQ(table_row(text, "on"), on) << text;
+  EXPECT_EQ(table_row(text, "captured"),
+            (std::vector<std::string>{"captured", "-", "-", "-", "33", "%", "67", "%", "-", "-", "-", "-", "-"}))
+      << text;
+  // The queries that need a look: e failed, f differs, g differs on changed data, b did twice the work.
+  EXPECT_NE(text.find("on e: failed"), std::string::npos) << text;
+  EXPECT_NE(text.find("on f: RESULT DIFFERS"), std::string::npos) << text;
+  EXPECT_NE(text.find("on g: result differs (its tables changed)"), std::string::npos) << text;
+  EXPECT_NE(text.find("on b: work regressed 0.50x (1000 -> 2000)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("on a:"), std::string::npos) << "a improved: not listed\n" << text;
+  // Without an oracle replay the oracle columns are empty.
+  const std::string alone = summary_table_text({{"off", &s, &qs, std::nullopt}});
+  EXPECT_EQ(alone.find("oracle"), std::string::npos) << alone;
+  EXPECT_EQ(table_row(alone, "off").size(), 11u) << alone;
 }
 
 TEST(ReplayReport, PromotionRule) {
