@@ -236,3 +236,9 @@ add_test(NAME cli_progress_tty
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/progress_tty_test.py --bin $<TARGET_FILE:hindsight>
           --data ${HINDSIGHT_SKEWED_DATA})
 set_tests_properties(cli_progress_tty PROPERTIES FIXTURES_REQUIRED tpch_skewed TIMEOUT 120)
+# `make demo` (scripts/demo.sh) on a fresh data folder (SF 0.1, generated in a temp dir): the query rescued after
+# MEMORY_LIMIT_EXCEEDED with the unconstrained rows, one attempt in a new process, the groups, and the replay
+# summary of the skewed workload with 0 results that differ. About a minute on 2 cores.
+add_test(NAME demo_script
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/demo_test.py --bin $<TARGET_FILE:hindsight>)
+set_tests_properties(demo_script PROPERTIES TIMEOUT 900 PROCESSORS 2)
