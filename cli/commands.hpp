@@ -1,5 +1,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,5 +24,7 @@ std::string read_sql_file(const std::string& path);
 /// error), and the re-execution driver as its statement runner.
 bool configure_session(Session& session, const std::string& data, const std::string& store,
                        const std::vector<std::string>& sets);
+/// "30d", "12h", "90m", "45s", "2w" -> milliseconds; nullopt when malformed (stats gc --older-than, capture --since).
+std::optional<int64_t> parse_duration_ms(const std::string& s);
 
 }  // namespace hindsight::cli

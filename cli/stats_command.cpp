@@ -53,24 +53,6 @@ std::string iso_time(int64_t ms) {
 
 std::string rows_text(double r) { return r == static_cast<double>(static_cast<int64_t>(r)) ? fmt::format("{}", static_cast<int64_t>(r)) : fmt::format("{:.1f}", r); }
 
-/// "30d", "12h", "90m", "45s", "2w" -> milliseconds; nullopt when malformed.
-std::optional<int64_t> parse_duration_ms(const std::string& s) {
-  if (s.size() < 2) return std::nullopt;
-  const char unit = s.back();
-  const std::string digits = s.substr(0, s.size() - 1);
-  if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos)
-    return std::nullopt;
-  const int64_t n = std::stoll(digits);
-  switch (unit) {
-    case 's': return n * 1000;
-    case 'm': return n * 60'000;
-    case 'h': return n * 3'600'000;
-    case 'd': return n * 86'400'000;
-    case 'w': return n * 7 * 86'400'000;
-  }
-  return std::nullopt;
-}
-
 json aggregate_json(const SignatureAggregate& a, bool with_inputs) {
   json j = {{"kind", stats::key_kind_name(a.kind)},
           {"signature", a.signature.hex()},
@@ -344,6 +326,24 @@ int run_stats(Verb verb, const StatsFlags& f) {
 }
 
 }  // namespace
+
+std::optional<int64_t> parse_duration_ms(const std::string& s) {
+  if (s.size() < 2) return std::nullopt;
+  const char unit = s.back();
+  const std::string digits = s.substr(0, s.size() - 1);
+  if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  const int64_t n = std::stoll(digits);
+  switch (unit) {
+    case 's': return n * 1000;
+    case 'm': return n * 60'000;
+    case 'h': return n * 3'600'000;
+    case 'd': return n * 86'400'000;
+    case 'w': return n * 7 * 86'400'000;
+  }
+  return std::nullopt;
+}
+
 
 void add_stats_command(CLI::App& app, int& exit_code) {
   auto* stats = app.add_subcommand(

@@ -2,7 +2,9 @@
 // what they did to a workload file; print one; replay one and compare (reexec/workload, docs/workload.md).
 #include <fmt/format.h>
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <optional>
 #include <iostream>
 #include <sstream>
 
@@ -19,13 +21,38 @@ namespace hindsight::cli {
 namespace {
 
 struct CaptureOptions {
-  std::string data, queries, out, store;
+  std::string data, queries, out, store, from_store, since;
   std::vector<std::string> sets;
 };
 
 int capture(const CaptureOptions& o) {
+  if (o.queries.empty() == o.from_store.empty()) {
+    std::cerr << "capture: give one of --queries FILE.sql or --from-store PATH\n";
+    return 2;
+  }
+  std::optional<int64_t> since;
+  if (!o.since.empty() && (o.from_store.empty() || !(since = parse_duration_ms(o.since)))) {
+    std::cerr << (o.from_store.empty() ? std::string("--since needs --from-store\n")
+                                       : fmt::format("--since: '{}' is not a duration (e.g. 30d, 12h, 90m, 45s, 2w)\n",
+                                                     o.since));
+    return 2;
+  }
   try {
-    const std::string sql = read_sql_file(o.queries);
+    std::string sql;
+    if (o.from_store.empty()) {
+      sql = read_sql_file(o.queries);
+    } else {
+      const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 std::chrono::system_clock::now().time_since_epoch())
+                                 .count();
+      std::vector<std::string> skipped;
+      sql = workload::workload_sql_from_texts(workload::store_query_texts(o.from_store, since ? now_ms - *since : 0),
+                                              &skipped);
+      for (auto& s : skipped) std::cerr << "warning: --from-store: " << s << " (left out)\n";
+      if (sql.empty())
+        throw Error(ErrorCode::DATA_ERROR, fmt::format("the stats store '{}' recorded no query to capture{}",
+                                                       o.from_store, since ? " since " + o.since + " ago" : ""));
+    }
     Database db(o.data);
     for (const auto& w : db.catalog().warnings) std::cerr << "warning: " << w << "\n";
     Session session(db);
@@ -34,7 +61,7 @@ int capture(const CaptureOptions& o) {
     in.session = &session;
     in.db = &db;
     in.sql_text = sql;
-    in.queries_file = o.queries;
+    in.queries_file = o.from_store.empty() ? o.queries : "store:" + o.from_store;
     for (auto& kv : o.sets) in.sets.emplace_back(kv.substr(0, kv.find('=')), kv.substr(kv.find('=') + 1));
     ProgressBar bar;
     in.progress = [&bar](size_t i, size_t total, const std::string& name) { bar.update(i, total, name); };
@@ -142,10 +169,15 @@ void add_workload_commands(CLI::App& app, int& exit_code) {
       "capture", "Run every statement of a SQL file (through re-execution, as `query` does) and write what each query "
                  "did to a workload file: its plan with estimated and actual rows, every attempt, a digest of its rows");
   cap->add_option("--data", c.data, "Data folder with catalog.json (see `hindsight gen`)")->required();
-  cap->add_option("--queries", c.queries,
-                  "SQL file: statements separated by ';'; a '-- name: X' line before a query names it (else q1, q2, "
-                  "...); SET statements apply to the queries after them")
-      ->required();
+  auto* queries = cap->add_option("--queries", c.queries,
+                                  "SQL file: statements separated by ';'; a '-- name: X' line before a query names it "
+                                  "(else q1, q2, ...); SET statements apply to the queries after them");
+  cap->add_option("--from-store", c.from_store,
+                  "Instead of --queries: every query text this stats store recorded, oldest first (named by a "
+                  "'-- name: X' line in it, else s1, s2, ...), captured as if it were a SQL file")
+      ->excludes(queries);
+  cap->add_option("--since", c.since, "With --from-store: only queries last seen this long ago or later (30d, 12h, "
+                                      "90m, 45s, 2w)");
   cap->add_option("--out", c.out, "Workload file to write (.hsw)")->required();
   cap->add_option("--store", c.store, "Stats store file (default: <data>/.hindsight/stats.db)");
   cap->add_option("--set", c.sets, "Setting as name=value for every query (repeatable; see README)");

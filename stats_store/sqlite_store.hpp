@@ -77,6 +77,14 @@ struct ImportResult {
   uint64_t plans = 0;  ///< plan-history records merged (the regression guard's)
 };
 
+/// A query text the store recorded (the `queries` table): the first and last time an attempt of it was recorded.
+struct StoredQuery {
+  std::string query_hash;
+  std::string text;
+  int64_t first_seen_ms = 0;
+  int64_t last_seen_ms = 0;
+};
+
 enum class ListOrder { Observations, Rows, Recent };
 
 class SqliteStatsStore final : public StatsRepository {
@@ -114,6 +122,9 @@ class SqliteStatsStore final : public StatsRepository {
   /// Every kind stored under the signature; `hex` is 32 hex digits or a unique-enough prefix (>= 4).
   std::vector<SignatureDetail> show(const std::string& hex, size_t max_observations = 32);
   StoreSummary summary();
+  /// Every recorded query last seen at or after `since_ms` (unix ms; 0: all), oldest first (by first seen, then
+  /// hash): what `capture --from-store` rebuilds a workload from.
+  std::vector<StoredQuery> list_queries(int64_t since_ms = 0);
   /// Removes signatures not observed for `older_than_ms` and those of another SIGNATURE_VERSION (which can
   /// never answer again), and the history, attempts, queries no longer
   /// referenced). Returns the signatures removed.

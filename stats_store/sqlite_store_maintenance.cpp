@@ -124,6 +124,17 @@ StoreSummary SqliteStatsStore::summary() {
   return s;
 }
 
+std::vector<StoredQuery> SqliteStatsStore::list_queries(int64_t since_ms) {
+  std::lock_guard lock(mu_);
+  require_usable(false);
+  std::vector<StoredQuery> out;
+  auto& st = db_->statement("SELECT query_hash, text, first_seen_ms, last_seen_ms FROM queries "
+                            "WHERE last_seen_ms >= ?1 ORDER BY first_seen_ms, query_hash");
+  st.bind(1, since_ms);
+  while (st.step()) out.push_back({st.text(0), st.text(1), st.int64(2), st.int64(3)});
+  return out;
+}
+
 uint64_t SqliteStatsStore::gc(int64_t older_than_ms) {
   std::lock_guard lock(mu_);
   require_usable(true);

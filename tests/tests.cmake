@@ -242,3 +242,9 @@ set_tests_properties(cli_progress_tty PROPERTIES FIXTURES_REQUIRED tpch_skewed T
 add_test(NAME demo_script
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/demo_test.py --bin $<TARGET_FILE:hindsight>)
 set_tests_properties(demo_script PROPERTIES TIMEOUT 900 PROCESSORS 2)
+# capture --from-store (docs/workload.md): three queries run with one store become a workload of those three texts,
+# named and in order; --since; a missing store, a file that is not one and usage errors.
+add_test(NAME cli_capture_from_store
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/capture_from_store_test.py --bin $<TARGET_FILE:hindsight>
+          --data ${HINDSIGHT_SKEWED_DATA})
+set_tests_properties(cli_capture_from_store PROPERTIES FIXTURES_REQUIRED tpch_skewed TIMEOUT 120)

@@ -5,7 +5,9 @@
 
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "planner/common/error.hpp"
@@ -16,6 +18,8 @@
 #include "reexec/workload/result_digest.hpp"
 #include "reexec/workload/workload_file.hpp"
 #include "signatures/signature.hpp"
+#include "stats_store/sqlite_store.hpp"
+#include "stats_store/store_error.hpp"
 
 namespace hindsight::workload {
 
@@ -207,6 +211,75 @@ Workload capture_workload(const CaptureInput& in) {
     }
   }
   return w;
+}
+
+std::string workload_sql_from_texts(const std::vector<std::string>& texts, std::vector<std::string>* skipped) {
+  struct Kept {
+    std::string name, sql;
+  };
+  std::vector<Kept> kept;
+  std::set<std::string> names, sqls;
+  const auto skip = [&](size_t i, const std::string& why) {
+    if (skipped) skipped->push_back(fmt::format("text {}: {}", i + 1, why));
+  };
+  for (size_t i = 0; i < texts.size(); ++i) {
+    std::vector<NamedStatement> st;
+    try {
+      st = named_statements(texts[i]);
+    } catch (...) {
+      skip(i, current_exception_as_error().format());
+      continue;
+    }
+    // A script's statements are recorded under the script's text: each of its queries is kept.
+    size_t query_index = 0;
+    for (const NamedStatement& n : st) {
+      if (!n.is_query) {
+        skip(i, fmt::format("line {}: not a query (a SET applies to the queries after it in its script only)", n.line));
+        continue;
+      }
+      ++query_index;
+      if (!sqls.insert(n.sql).second) {
+        skip(i, fmt::format("line {}: the same query as an earlier one", n.line));
+        continue;
+      }
+      // named_statements names an unnamed query q1, q2, ... (by its place in the text): only a `-- name:` line
+      // gives a name of its own.
+      const bool named = n.name != fmt::format("q{}", query_index);
+      std::string name = named && !names.count(n.name) ? n.name : "";
+      if (!name.empty()) names.insert(name);
+      kept.push_back({name, n.sql});
+    }
+  }
+  std::string sql;
+  size_t next = 1;
+  for (Kept& k : kept) {
+    if (k.name.empty()) {
+      while (names.count(fmt::format("s{}", next))) ++next;
+      k.name = fmt::format("s{}", next++);
+      names.insert(k.name);
+    }
+    sql += fmt::format("-- name: {}\n{};\n\n", k.name, k.sql);
+  }
+  return sql;
+}
+
+std::vector<std::string> store_query_texts(const std::string& path, int64_t since_ms) {
+  const std::string shown = printable(path);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw hindsight::Error(ErrorCode::IO_ERROR, fmt::format("no stats store at '{}'", shown));
+  stats::SqliteStatsStore::Options options;
+  options.read_only = true;  // never creates, migrates or changes the store
+  stats::SqliteStatsStore store(path, options);
+  try {
+    std::vector<std::string> texts;
+    for (auto& q : store.list_queries(since_ms)) texts.push_back(q.text);
+    return texts;
+  } catch (const std::exception& e) {
+    throw hindsight::Error(ErrorCode::DATA_ERROR,
+                           fmt::format("'{}' is not a Hindsight stats store (or cannot be read as one): {}", shown,
+                                       e.what()));
+  }
 }
 
 std::string workload_text(const Workload& w) {

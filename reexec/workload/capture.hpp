@@ -40,6 +40,18 @@ struct CaptureInput {
 /// capture goes on. Text without a query is a DATA_ERROR (nothing to capture). The tables of the catalog are recorded with their data versions and row counts.
 Workload capture_workload(const CaptureInput& in);
 
+/// A workload's SQL text rebuilt from recorded query texts (oldest first), for `capture --from-store`: every
+/// query of every text (a script's text holds several), in order, named by a `-- name:` line before it or else
+/// s1, s2, ... (by position among the kept ones; a name taken gets the next free sK). A text that does not parse,
+/// a statement that is not a query (SET), and a query already kept are left out, with the reason in `skipped`
+/// ("text 3: ...").
+std::string workload_sql_from_texts(const std::vector<std::string>& texts, std::vector<std::string>* skipped);
+
+/// The recorded query texts of the stats store at `path` last seen at or after `since_ms` (0: all), oldest
+/// first, read without changing the store. IO_ERROR naming the path when there is no file; DATA_ERROR naming
+/// it when the file is not a Hindsight stats store (or cannot be read as one).
+std::vector<std::string> store_query_texts(const std::string& path, int64_t since_ms);
+
 /// One line per query for people: name, status, rows, attempts, time, worst q-error.
 std::string workload_text(const Workload& w);
 

@@ -76,6 +76,26 @@ TEST(NamedStatementsTest, ANameBelongsToTheStatementAfterIt) {
   EXPECT_EQ(s[1].name, "second");
 }
 
+TEST(WorkloadFromStoreTest, EveryQueryOfEveryTextNamedOnceAndOnlyOnce) {
+  std::vector<std::string> skipped;
+  const std::string sql = workload_sql_from_texts(
+      {"SELECT 1", "-- name: s1\nSELECT 2", "SELECT 3; SET workers = 2; SELECT 1", "SELEC nope",
+       "-- name: s1\nSELECT 4", "SELECT 5"},
+      &skipped);
+  const auto st = named_statements(sql);
+  std::vector<std::pair<std::string, std::string>> got;
+  for (auto& s : st) got.emplace_back(s.name, s.sql);
+  // "s1" is the second text's own name: the unnamed ones take the free s2, s3, ...; the fifth text's s1 is taken.
+  const std::vector<std::pair<std::string, std::string>> want = {
+      {"s2", "SELECT 1"}, {"s1", "SELECT 2"}, {"s3", "SELECT 3"}, {"s4", "SELECT 4"}, {"s5", "SELECT 5"}};
+  EXPECT_EQ(got, want) << sql;
+  ASSERT_EQ(skipped.size(), 3u);
+  EXPECT_NE(skipped[0].find("text 3: line 1: not a query"), std::string::npos) << skipped[0];
+  EXPECT_NE(skipped[1].find("text 3: line 1: the same query"), std::string::npos) << skipped[1];
+  EXPECT_NE(skipped[2].find("text 4: PARSE_ERROR"), std::string::npos) << skipped[2];
+  EXPECT_EQ(workload_sql_from_texts({}, nullptr), "");
+}
+
 TEST(NamedStatementsTest, BadFilesAreTypedErrorsWithTheLine) {
   auto code_of = [](const std::string& sql) {
     try {
