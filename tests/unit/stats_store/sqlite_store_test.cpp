@@ -187,6 +187,33 @@ TEST(SqliteStatsStoreTest, ListSortsAndSummaryCounts) {
   EXPECT_GT(s.file_bytes, 0u);
 }
 
+TEST(SqliteStatsStoreTest, ListQueriesOldestFirstWithSince) {
+  TempDir dir;
+  SqliteStatsStore store(dir.file("stats.db"));
+  store.record(attempt({stat(1, 10)}, kT, 300, "SELECT c"));
+  store.record(attempt({stat(1, 10)}, kT, 100, "SELECT a"));
+  store.record(attempt({stat(2, 10)}, kT, 200, "SELECT b"));
+  store.record(attempt({stat(2, 10)}, kT, 500, "SELECT a"));  // again: first seen 100, last seen 500
+  auto all = store.list_queries();
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].text, "SELECT a");
+  EXPECT_EQ(all[0].first_seen_ms, 100);
+  EXPECT_EQ(all[0].last_seen_ms, 500);
+  EXPECT_EQ(all[1].text, "SELECT b");
+  EXPECT_EQ(all[2].text, "SELECT c");
+  // since: by last seen, still ordered by first seen.
+  auto recent = store.list_queries(300);
+  ASSERT_EQ(recent.size(), 2u);
+  EXPECT_EQ(recent[0].text, "SELECT a");
+  EXPECT_EQ(recent[1].text, "SELECT c");
+  EXPECT_TRUE(store.list_queries(501).empty());
+  // A read-only store reads them too.
+  SqliteStatsStore::Options ro;
+  ro.read_only = true;
+  SqliteStatsStore reader(dir.file("stats.db"), ro);
+  EXPECT_EQ(reader.list_queries().size(), 3u);
+}
+
 TEST(SqliteStatsStoreTest, GcRemovesWhatWasNotSeenRecentlyAndClearEmpties) {
   TempDir dir;
   SqliteStatsStore store(dir.file("stats.db"));
