@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -59,8 +60,18 @@ def run(bin_: str, data: str, sql: str, sets: list[str], timeout: float) -> tupl
     timer.cancel()
     if killed:
         return -1, usage.ru_maxrss / 1024.0, "TIMEOUT(script)"
-    code = "ok" if proc.returncode == 0 else (err.split(":", 1)[0].strip() or f"exit {proc.returncode}")
+    code = "ok" if proc.returncode == 0 else error_code(err, proc.returncode)
     return proc.returncode, usage.ru_maxrss / 1024.0, code
+
+
+def error_code(stderr: str, returncode: int) -> str:
+    """The typed code of the error a failed `hindsight query` printed: its last "CODE: message" line (re-execution
+    prints what each attempt did, and warnings, before it)."""
+    for line in reversed(stderr.splitlines()):
+        m = re.match(r"([A-Z][A-Z_]+): ", line)
+        if m:
+            return m.group(1)
+    return f"exit {returncode}"
 
 
 def main() -> int:
