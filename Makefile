@@ -62,7 +62,7 @@ bench: deps build
 
 # Every section, small: SF 0.1, one run per query, the re-execution benchmark's --quick subset, short micro runs.
 bench-quick: deps build
-	@SF=0.1 REPEAT=1 REEXEC_ARGS="--quick $(REEXEC_ARGS)" \
+	@SF=0.1 REPEAT=1 REEXEC_ARGS="$(strip --quick $(REEXEC_ARGS))" \
 	  MICRO_ARGS="--benchmark_min_time=0.05 --benchmark_repetitions=1" bash scripts/bench.sh $(BUILD)
 
 debug: deps

@@ -142,6 +142,8 @@ if [ -x "$BUILD/hindsight_bench" ]; then
     "$BUILD/hindsight_bench" $MICRO_ARGS --benchmark_out="$SECT/micro.json" --benchmark_out_format=json
 elif [[ ",$SECTIONS," == *",micro,"* ]]; then
   echo "skipped no $BUILD/hindsight_bench in this build" >"$SECT/micro.status"
+else
+  echo "skipped not in SECTIONS=$SECTIONS" >"$SECT/micro.status"
 fi
 
 # One file with every section and the run's metadata.

@@ -237,7 +237,8 @@ add_test(NAME bench_compare
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/bench_compare_test.py)
 set_tests_properties(bench_compare PROPERTIES TIMEOUT 120)
 # bench/replay_bench.py (make bench's replay section) on the SF 0.01 skewed fixture with --repeat 1: its JSON has
-# the summary keys per mode and 0 results that differ.
+# the summary keys per mode and 0 results that differ; then scripts/bench.sh with SECTIONS=replay: one merged file
+# with the metadata, the replay ok and the other sections recorded as skipped.
 add_test(NAME bench_replay
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/replay_bench_test.py --bin $<TARGET_FILE:hindsight>
           --data ${HINDSIGHT_SKEWED_DATA})

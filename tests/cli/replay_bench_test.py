@@ -6,10 +6,16 @@ summary keys the merged bench file and the table use, every query of the workloa
 failures, and the oracle comparison for off and on; the table is printed. Then the files it keeps with --keep:
 the workload, the capture's store and feedback on's copy of it (the capture's store is not the one replay wrote
 to). A folder without catalog.json is an error (exit 1), not a crash.
+
+Then scripts/bench.sh with SECTIONS=replay on the same data (a build folder holding only a link to the binary):
+one merged file bench-<short commit>-<UTC yyyymmddThhmm>.json and its copy latest.json, the metadata, the replay
+section ok with its metrics and every other section recorded as skipped.
 """
 import argparse
+import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -72,6 +78,32 @@ def main():
                            capture_output=True, text=True, timeout=60)
         check(p.returncode == 1 and "no catalog.json" in p.stdout and "Traceback" not in p.stderr,
               f"a folder without data: exit {p.returncode}: {p.stdout} {p.stderr}")
+    with tempfile.TemporaryDirectory(prefix="hindsight-bench-sh-test-") as build:
+        os.symlink(os.path.abspath(args.bin), os.path.join(build, "hindsight"))
+        env = dict(os.environ, SECTIONS="replay", SF="0.01", REPEAT="1", BENCH_DATA=args.data,
+                   BENCH_SKEW_DATA=args.data)
+        p = subprocess.run(["bash", os.path.join(ROOT, "scripts", "bench.sh"), build], capture_output=True,
+                           text=True, timeout=600, env=env)
+        check(p.returncode == 0, f"bench.sh exit code {p.returncode}: {p.stdout[-2000:]} {p.stderr[-2000:]}")
+        files = glob.glob(os.path.join(build, "bench", "bench-*.json"))
+        check(len(files) == 1 and re.fullmatch(r"bench-[0-9a-f]{4,40}-\d{8}T\d{4}\.json", os.path.basename(files[0])
+                                               if files else ""), f"one merged file: {files}")
+        if files:
+            with open(files[0], encoding="utf-8") as f:
+                m = json.load(f)
+            with open(os.path.join(build, "bench", "latest.json"), encoding="utf-8") as f:
+                check(json.load(f) == m, "latest.json is the same result")
+            meta = m["meta"]
+            check({"commit", "dirty", "sf", "date", "nproc", "repeat"} <= set(meta), f"meta keys: {sorted(meta)}")
+            check(meta["sf"] == 0.01 and meta["repeat"] == 1 and isinstance(meta["dirty"], bool),
+                  f"meta values: {meta}")
+            st = {k: v["status"] for k, v in m["sections"].items()}
+            check(st.pop("replay", None) == "ok", f"replay section: {m['sections'].get('replay')}")
+            check(set(st.values()) == {"skipped"} and len(st) == 7, f"the other sections: {st}")
+            check(m["metrics"].get("replay.on.results_differ") == 0 and "replay.off.gmean_speedup_work" in m["metrics"],
+                  "the replay's metrics are in the merged file")
+            check(not [d for d in os.listdir(os.path.join(build, "bench")) if d.startswith("sections-")],
+                  "the sections' scratch folder is removed")
     if failures:
         print(f"{len(failures)} failure(s)")
         return 1
