@@ -12,7 +12,7 @@ RANDOM_QUERIES ?= 5000
 CCACHE := $(shell command -v ccache 2>/dev/null)
 LAUNCHER := $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
 
-.PHONY: all deps configure build test demo bench debug clean format fuzz-build fuzz reexec-fuzz
+.PHONY: all deps configure build test demo bench bench-quick debug clean format fuzz-build fuzz reexec-fuzz
 
 all: build
 
@@ -55,8 +55,15 @@ test: deps build fuzz-build
 demo: deps build
 	@bash scripts/demo.sh $(BUILD)/hindsight $(DEMO_DATA) $(SF)
 
+# The whole suite (scripts/bench.sh, docs/benchmarks.md); SF=1 make bench is the reference run. Results: one JSON
+# file under $(BUILD)/bench/ (and latest.json); compare two with scripts/bench-compare.sh OLD.json NEW.json.
 bench: deps build
 	@SF=$(SF) bash scripts/bench.sh $(BUILD)
+
+# Every section, small: SF 0.1, one run per query, the re-execution benchmark's --quick subset, short micro runs.
+bench-quick: deps build
+	@SF=0.1 REPEAT=1 REEXEC_ARGS="$(strip --quick $(REEXEC_ARGS))" \
+	  MICRO_ARGS="--benchmark_min_time=0.05 --benchmark_repetitions=1" bash scripts/bench.sh $(BUILD)
 
 debug: deps
 	@cmake -S . -B $(DEBUG_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DHINDSIGHT_SANITIZE=ON >/dev/null

@@ -2,7 +2,7 @@
 """What remembering costs, and the headroom it has to win (`make bench`).
 
     feedback_bench.py --bin build/hindsight --data DIR [--skew-data DIR] [--queries tests/differential/tpch]
-                      [--repeat 3] [--timeout 300] [--only 1,5,18] [--no-oracle]
+                      [--repeat 3] [--timeout 300] [--only 1,5,18] [--no-oracle] [--json OUT.json]
 
 1. Overhead of collection + persistence, TPC-H Q1-Q22 on DIR. Each query runs with the persistent
    scope (a fresh store in a temp folder, warmed by one run of every query first, so the runs see a
@@ -71,7 +71,7 @@ def geomean(xs: list[float]) -> float:
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
 
-def overhead(args, queries: list[str]) -> None:
+def overhead(args, queries: list[str], out: dict) -> None:
     print(f"== collection + persistence overhead: {args.data} (median of {args.repeat}, store warmed)")
     tmp = tempfile.mkdtemp(prefix="hindsight-feedback-bench-")
     store = ["--store", os.path.join(tmp, "stats.db")]
@@ -104,7 +104,11 @@ def overhead(args, queries: list[str]) -> None:
             walls_on.append(statistics.median(on_w))
             walls_off.append(statistics.median(off_w))
             print(f"{name:>6} {qm:10.1f} {sm:9.2f} {100 * share:6.2f}% {walls_on[-1]:9.1f} {walls_off[-1]:9.1f}")
+            out.setdefault("overhead", []).append({"query": name, "query_ms": qm, "stats_ms": sm, "share": share,
+                                                   "wall_on_ms": walls_on[-1], "wall_off_ms": walls_off[-1]})
         if shares:
+            out["summary"].update({"stats_share_median": statistics.median(shares), "stats_share_worst": max(shares),
+                                   "wall_on_over_off": sum(walls_on) / sum(walls_off)})
             total_on, total_off = sum(walls_on), sum(walls_off)
             print(f"stats share of query time: median {100 * statistics.median(shares):.2f} %, worst "
                   f"{100 * max(shares):.2f} % (goal: under 2 %); process wall on/off {total_on / total_off:.3f}")
@@ -112,7 +116,7 @@ def overhead(args, queries: list[str]) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def oracle(args, queries: list[str]) -> None:
+def oracle(args, queries: list[str], out: dict) -> None:
     data = args.skew_data or args.data
     print(f"\n== oracle vs model: {data} (engine time, median of {args.repeat}; worst q-error of the plan)")
     print(f"{'query':>6} {'model ms':>9} {'oracle ms':>10} {'model/oracle':>13} {'q model':>9} {'q oracle':>9} {'subplans':>9}")
@@ -145,8 +149,11 @@ def oracle(args, queries: list[str]) -> None:
         ratios.append(ratio)
         within += ratio <= 1.2
         fmt_q = lambda x: "-" if x is None else (f"{x:.1f}" if x < 1e4 else f"{x:.1e}")
+        out.setdefault("oracle", []).append({"query": name, "model_ms": m, "oracle_ms": o, "model_over_oracle": ratio,
+                                             "qerror_model": qerr["model"], "qerror_oracle": qerr["oracle"]})
         print(f"{name:>6} {m:9.1f} {o:10.1f} {ratio:13.2f} {fmt_q(qerr['model']):>9} {fmt_q(qerr['oracle']):>9} {subplans:>9}")
     if ratios:
+        out["summary"].update({"gmean_model_over_oracle": geomean(ratios), "within_1.2_share": within / len(ratios)})
         print(f"geometric mean model/oracle {geomean(ratios):.3f}; the model's plan within 1.2x of the oracle's on "
               f"{within} of {len(ratios)} queries")
 
@@ -162,15 +169,21 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--only", help="comma list of query numbers")
     ap.add_argument("--no-oracle", action="store_true")
+    ap.add_argument("--json", default=None, help="also write every figure here: {summary, overhead, oracle}")
     args = ap.parse_args()
     queries = sorted(os.path.join(args.queries, f) for f in os.listdir(args.queries)
                      if f.startswith("q") and f.endswith(".sql") and not f.endswith(".sqlite.sql"))
     if args.only:
         wanted = {int(x) for x in args.only.split(",")}
         queries = [q for q in queries if int(os.path.basename(q)[1:3]) in wanted]
-    overhead(args, queries)
+    out = {"data": args.data, "skew_data": args.skew_data or args.data, "repeat": args.repeat, "summary": {}}
+    overhead(args, queries, out)
     if not args.no_oracle:
-        oracle(args, queries)
+        oracle(args, queries, out)
+    if args.json:
+        with open(args.json + ".partial", "w", encoding="utf-8") as f:
+            json.dump(out, f, indent=1)
+        os.replace(args.json + ".partial", args.json)
     return 0
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Does `memory_limit` bound what a query really uses? (`make bench`, after the TPC-H run.)
 
-    memory_bound.py --bin build/hindsight --data DIR [--slack-mb 32] [--timeout 300]
+    memory_bound.py --bin build/hindsight --data DIR [--slack-mb 32] [--timeout 300] [--json OUT.json]
 
 For each (query, limit) pair, one `hindsight query` process runs with `--set memory_limit=L`,
 and its peak resident set (ru_maxrss from wait4, the same figure `/usr/bin/time -v` prints) is
@@ -21,7 +21,9 @@ The binary cache of every table is warmed first, so loads map the cache rather t
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -58,8 +60,18 @@ def run(bin_: str, data: str, sql: str, sets: list[str], timeout: float) -> tupl
     timer.cancel()
     if killed:
         return -1, usage.ru_maxrss / 1024.0, "TIMEOUT(script)"
-    code = "ok" if proc.returncode == 0 else (err.split(":", 1)[0].strip() or f"exit {proc.returncode}")
+    code = "ok" if proc.returncode == 0 else error_code(err, proc.returncode)
     return proc.returncode, usage.ru_maxrss / 1024.0, code
+
+
+def error_code(stderr: str, returncode: int) -> str:
+    """The typed code of the error a failed `hindsight query` printed: its last "CODE: message" line (re-execution
+    prints what each attempt did, and warnings, before it)."""
+    for line in reversed(stderr.splitlines()):
+        m = re.match(r"([A-Z][A-Z_]+): ", line)
+        if m:
+            return m.group(1)
+    return f"exit {returncode}"
 
 
 def main() -> int:
@@ -69,12 +81,14 @@ def main() -> int:
     ap.add_argument("--slack-mb", type=float, default=32.0)
     ap.add_argument("--timeout", type=float, default=300.0)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--json", default=None, help="also write every pair here: {summary, pairs}")
     args = ap.parse_args()
     workers = f"workers={args.workers}"
 
     baselines: dict[tuple[str, ...], float] = {}
     _, empty, _ = run(args.bin, args.data, "SELECT 1", [workers], args.timeout)
     failures = 0
+    pairs: list[dict] = []
     print(f"== memory_limit against peak RSS (bound = tables-only baseline + limit + {args.slack_mb:.0f} MB; {workers})")
     print(f"{'query':<12} {'limit':>7} {'outcome':<22} {'rss-base':>9} {'/limit':>7} {'strict':>7}  verdict")
     for name, sql, tables in QUERIES:
@@ -96,8 +110,16 @@ def main() -> int:
             verdict = "ok" if bound_ok and expected_outcome else ("OVER BOUND" if not bound_ok else "UNEXPECTED ERROR")
             failures += verdict != "ok"
             strict = (rss - empty) / (limit + args.slack_mb)
+            pairs.append({"query": name, "limit_mb": limit, "outcome": code, "rss_above_base_mb": above,
+                          "strict": strict, "verdict": verdict})
             print(f"{name:<12} {limit:>5}MB {code:<22} {above:>7.0f}MB {above / limit:>7.2f} {strict:>7.2f}  {verdict}")
     print(f"{failures} of {len(QUERIES) * len(LIMITS_MB)} pairs over their bound or failing unexpectedly")
+    if args.json:
+        summary = {"pairs": len(pairs), "over_bound": failures,
+                   "worst_strict": max((p["strict"] for p in pairs), default=None)}
+        with open(args.json + ".partial", "w", encoding="utf-8") as f:
+            json.dump({"data": args.data, "slack_mb": args.slack_mb, "summary": summary, "pairs": pairs}, f, indent=1)
+        os.replace(args.json + ".partial", args.json)
     return 1 if failures else 0
 
 

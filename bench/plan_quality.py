@@ -239,12 +239,30 @@ def summarize(label: str, workers: int, cases: list[dict]) -> list[str]:
     ]
 
 
+def summary_figures(results: dict) -> dict:
+    """Per "BIN_wN" (e.g. after_w2): the figures summarize() prints, as numbers (the merged bench JSON's)."""
+    out: dict = {"wrong": sum(1 for cs in results.values() for c in cs if c.get("wrong"))}
+    for (label, workers), cases in results.items():
+        if not cases:
+            continue
+        n = len(cases)
+        out[f"{label}_w{workers}"] = {
+            "queries": n,
+            "within_1.2_time_share": sum(1 for c in cases if c["quality"] <= WITHIN) / n,
+            "within_1.2_work_share": sum(1 for c in cases if c["work_ratio"] <= WITHIN) / n,
+            "gmean_model_over_oracle_time": gmean([c["quality"] for c in cases]),
+            "gmean_model_over_oracle_work": gmean([c["work_ratio"] for c in cases]),
+            "plans_differ": sum(1 for c in cases if c["differ"]),
+        }
+    return out
+
+
 def write_json(args, load_text: str, bins, results: dict, problems: list) -> None:
     if not args.json:
         return
     with open(args.json + ".partial", "w", encoding="utf-8") as f:
-        json.dump({"sf_dir": args.sf_dir, "repeat": args.repeat, "load": load_text,
-                   "bins": dict(bins), "cases": [c for cs in results.values() for c in cs],
+        json.dump({"sf_dir": args.sf_dir, "repeat": args.repeat, "load": load_text, "bins": dict(bins),
+                   "summary": summary_figures(results), "cases": [c for cs in results.values() for c in cs],
                    "problems": problems, "notes": NOTES}, f, indent=1, default=str)
     os.replace(args.json + ".partial", args.json)
 

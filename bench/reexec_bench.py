@@ -90,7 +90,7 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help=f"CI size: {QUICK_QUERIES} at 0.8 x peak")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per process")
     ap.add_argument("--no-between", action="store_true", help="no 'mid' limit between the oracle's and the model's peak")
-    ap.add_argument("--json", default=None, help="also write every case as JSON here")
+    ap.add_argument("--json", default=None, help="also write {summary, cases} here (every case as JSON)")
     args = ap.parse_args()
     fractions = [float(x) for x in (args.fractions or ("0.8" if args.quick else "0.5,0.7,0.8,0.9")).split(",")]
     only = QUICK_QUERIES if args.quick and not args.only else args.only
@@ -226,8 +226,17 @@ def main() -> int:
               f"{' / '.join((e or 'ok')[:110] for e in r.get('errors') or [])}; "
               f"warnings: {' / '.join(r.get('warnings') or [])[:220]}")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(records, f, indent=1)
+        share = lambda a, b: a / b if b else None
+        summary = {"cases": len(cases), "first_plan_fails": len(failing),
+                   "rescued_share": share(len(rescued), len(failing)),
+                   "rescued_2_attempts_share": share(len(rescued2), len(failing)),
+                   "fixable_rescued_2_attempts_share": share(len([r for r in fixable if r in rescued2]), len(fixable)),
+                   "rescued_by_spilling": len(spilled), "lucky": len(lucky), "wrong": len(wrong),
+                   "gmean_rescued_over_oracle": geomean(ratios) if ratios else None,
+                   "worst_rescued_over_oracle": max(ratios) if ratios else None}
+        with open(args.json + ".partial", "w", encoding="utf-8") as f:
+            json.dump({"data": args.data, "quick": args.quick, "summary": summary, "cases": records}, f, indent=1)
+        os.replace(args.json + ".partial", args.json)
     return 1 if wrong else 0
 
 

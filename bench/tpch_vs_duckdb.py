@@ -119,11 +119,20 @@ def main(argv=None) -> int:
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per Hindsight run")
     p.add_argument("--peer", default=os.path.join(ROOT, "build", "peer"), help="npm prefix for @duckdb/node-api")
     p.add_argument("--compare-bin", default=None, help="a second Hindsight build to time beside (before/after)")
+    p.add_argument("--json", default=None, help="also write every figure here: {summary, queries, problems}; a "
+                                                "skipped run writes {skipped: why}")
     args = p.parse_args(argv if argv is not None else sys.argv[1:])
+
+    def write_json(obj: dict) -> None:
+        if args.json:
+            with open(args.json + ".partial", "w", encoding="utf-8") as f:
+                json.dump(obj, f, indent=1)
+            os.replace(args.json + ".partial", args.json)
 
     why_not = ensure_peer(args.peer)
     if why_not:
         print(f"duckdb peer skipped: {why_not}")
+        write_json({"skipped": why_not})
         return 0
     files = query_files(args.query_dir, args.queries)
     threads = [int(t) for t in args.threads.split(",")]
@@ -132,6 +141,7 @@ def main(argv=None) -> int:
         print(load)
     if not duck:
         print("duckdb peer: no query ran")
+        write_json({"error": f"no query ran in duckdb ({load})"})
         return 1
 
     bins = [("hs", args.bin)] + ([("before", args.compare_bin)] if args.compare_bin else [])
@@ -145,9 +155,12 @@ def main(argv=None) -> int:
     ratios = {(label, t): [] for label, _ in bins for t in threads}
     worst = {(label, t): (0.0, "") for label, _ in bins for t in threads}
     problems = []
+    per_query: list[dict] = []
     for path in files:
         q = os.path.basename(path)[:-4]
         line = f"{q:<6}"
+        rec = {"query": q}
+        per_query.append(rec)
         for t in threads:
             d = duck.get((q, t), "did not run")
             if isinstance(d, str):
@@ -168,6 +181,7 @@ def main(argv=None) -> int:
                 if h[1] != d[1]:
                     problems.append(f"{q} {label} workers={t}: {h[1]} rows, duckdb {d[1]}")
                 r = h[0] / d[0]
+                rec[f"{label}_w{t}"] = {"duckdb_ms": d[0], "hindsight_ms": h[0], "hindsight_over_duckdb": r}
                 ratios[(label, t)].append(r)
                 if r > worst[(label, t)][0]:
                     worst[(label, t)] = (r, q)
@@ -182,6 +196,13 @@ def main(argv=None) -> int:
                 print(f"{label} at {t} thread(s): geometric mean hindsight/duckdb {gmean(rs):.2f} over {len(rs)} "
                       f"queries; worst {w[1]} {w[0]:.2f}")
     print("hindsight time: elapsed_ms of the attempts (engine only); duckdb: runAndReadAll in process, tables in memory")
+    summary = {"problems": len(problems)}
+    for label, _ in bins:
+        for t in threads:
+            rs = ratios[(label, t)]
+            summary[f"{label}_w{t}"] = {"gmean_hindsight_over_duckdb": gmean(rs) if rs else None, "queries": len(rs)}
+    write_json({"sf_dir": args.sf_dir, "repeat": args.repeat, "load": load, "summary": summary,
+                "queries": per_query, "problems": problems})
     if problems:
         print(f"problems ({len(problems)}):")
         for line in problems:

@@ -2,7 +2,7 @@
 """TPC-H Q1–Q22: Hindsight against SQLite on the same generated data (`make bench`).
 
     tpch_vs_sqlite.py --bin build/hindsight --data DIR --sqlite-db FILE
-                      [--queries tests/differential/tpch] [--repeat 3] [--timeout 300]
+                      [--queries tests/differential/tpch] [--repeat 3] [--timeout 300] [--json OUT.json]
 
 - SQLite: the data folder is loaded once into the on-disk database FILE (rebuilt only when
   catalog.json changes), with an index on every column whose name ends in "key" (without them
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import math
 import os
 import sqlite3
@@ -150,6 +151,7 @@ def main(argv=None) -> int:
     p.add_argument("--repeat", type=int, default=3, help="runs per query and engine; the median counts")
     p.add_argument("--timeout", type=float, default=300.0, help="seconds per run (default 300)")
     p.add_argument("--no-foundation", action="store_true", help="skip the foundation-planner runs")
+    p.add_argument("--json", default=None, help="also write every figure here: {summary, queries, failed, ...}")
     args = p.parse_args(argv if argv is not None else sys.argv[1:])
 
     conn = open_sqlite_db(args.data, args.sqlite_db)
@@ -160,6 +162,7 @@ def main(argv=None) -> int:
     ratios, failed, flagged, hows = [], [], [], set()
     foundation_ratios, foundation_failed = [], []
     baseline: list = []
+    per_query: list[dict] = []
     for name in queries:
         path = os.path.join(args.queries, name)
         q = name[:-4]
@@ -176,7 +179,15 @@ def main(argv=None) -> int:
                 if hs_ms and fd_ms and hs_ms > 0 and fd_ms > 0:
                     foundation_ratios.append(fd_ms / hs_ms)
                     fr_text = f"{fd_ms / hs_ms:10.2f}"
+        rec = {"query": q, "hindsight_ms": hs_ms, "sqlite_ms": sq_ms, "foundation_ms": None,
+               "sqlite_over_hindsight": None, "foundation_over_cost": None}
+        per_query.append(rec)
+        if not args.no_foundation and not fd_err:
+            rec["foundation_ms"] = fd_ms
+            if hs_ms and fd_ms and hs_ms > 0 and fd_ms > 0:
+                rec["foundation_over_cost"] = fd_ms / hs_ms
         if hs_err or sq_err:
+            rec["error"] = f"{hs_err or ''}{'; ' if hs_err and sq_err else ''}{sq_err or ''}"
             failed.append(f"{q}: {hs_err or ''}{'; ' if hs_err and sq_err else ''}{sq_err or ''}")
             hs_text = f"{hs_ms:13.1f}" if hs_ms is not None else f"{'FAILED':>13}"
             sq_text = f"{sq_ms:11.1f}" if sq_ms is not None else f"{'FAILED':>11}"
@@ -188,8 +199,10 @@ def main(argv=None) -> int:
             note = f"rows differ: hindsight {hs_rows}, sqlite {sq_rows}"
             flagged.append(f"{q} ({note})")
         ratio = sq_ms / hs_ms if hs_ms > 0 else math.inf
+        rec["rows"], rec["sqlite_rows"] = hs_rows, sq_rows
         if math.isfinite(ratio) and ratio > 0:
             ratios.append(ratio)
+            rec["sqlite_over_hindsight"] = ratio
         else:
             note = (note + "; " if note else "") + "hindsight time not measurable (at or below the baseline), left out of the mean"
         print(f"{q:<6} {hs_ms:13.1f} {sq_ms:11.1f} {ratio:10.2f} {fd_text} {fr_text} {hs_rows:>6}  {note}", flush=True)
@@ -222,6 +235,18 @@ def main(argv=None) -> int:
         fmean = math.exp(sum(math.log(r) for r in foundation_ratios) / len(foundation_ratios))
         print(f"geometric mean of foundation/cost over {len(foundation_ratios)} queries: {fmean:.2f} "
               f"({'cost-based faster' if fmean > 1 else 'foundation faster' if fmean < 1 else 'even'})")
+    if args.json:
+        gm = lambda xs: math.exp(sum(math.log(r) for r in xs) / len(xs)) if xs else None
+        summary = {"gmean_sqlite_over_hindsight": gm(ratios), "queries_compared": len(ratios),
+                   "failed": len(failed), "rows_differ": len(flagged)}
+        if not args.no_foundation:
+            summary.update({"gmean_foundation_over_cost": gm(foundation_ratios),
+                            "foundation_failed": len(foundation_failed)})
+        with open(args.json + ".partial", "w", encoding="utf-8") as f:
+            json.dump({"data": args.data, "repeat": args.repeat, "summary": summary, "queries": per_query,
+                       "failed": failed, "rows_differ": flagged, "foundation_failed": foundation_failed,
+                       "hindsight_time": sorted(hows)}, f, indent=1)
+        os.replace(args.json + ".partial", args.json)
     return 1 if failed or not ratios else 0
 
 

@@ -248,3 +248,16 @@ add_test(NAME cli_capture_from_store
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/capture_from_store_test.py --bin $<TARGET_FILE:hindsight>
           --data ${HINDSIGHT_SKEWED_DATA})
 set_tests_properties(cli_capture_from_store PROPERTIES FIXTURES_REQUIRED tpch_skewed TIMEOUT 120)
+# make bench's results (docs/benchmarks.md): scripts/bench-compare.sh on two fixed merged files (ratios, marks in
+# each metric's direction, added/removed, bad files exit 2) and bench/bench_merge.py (failed, skipped and missing
+# sections recorded, metadata, metrics).
+add_test(NAME bench_compare
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/bench_compare_test.py)
+set_tests_properties(bench_compare PROPERTIES TIMEOUT 120)
+# bench/replay_bench.py (make bench's replay section) on the SF 0.01 skewed fixture with --repeat 1: its JSON has
+# the summary keys per mode and 0 results that differ; then scripts/bench.sh with SECTIONS=replay: one merged file
+# with the metadata, the replay ok and the other sections recorded as skipped.
+add_test(NAME bench_replay
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/replay_bench_test.py --bin $<TARGET_FILE:hindsight>
+          --data ${HINDSIGHT_SKEWED_DATA})
+set_tests_properties(bench_replay PROPERTIES FIXTURES_REQUIRED tpch_skewed TIMEOUT 600)
