@@ -24,9 +24,13 @@ double estimate_cardinality(const QueryGraph& graph, RelSet set);
 /// Where an estimate came from.
 enum class CardinalitySource { kModel, kOverride };
 
-/// Memoised cardinality per relation set: the override when it answers, else estimate_cardinality(). Overrides are
-/// not propagated: a superset of an overridden set is estimated by the model unless it is overridden itself.
-/// Holds a reference to the graph, which must outlive it.
+/// Memoised cardinality per relation set: the override when it answers, else estimate_cardinality() corrected by
+/// what the override knows of its parts: for every edge inside the set whose relations (a proper subset R, holding
+/// no edge of a smaller relation set) the override answers for, the estimate is scaled by observed(R) / model(R),
+/// i.e. the edge's selectivity becomes the observed one. So an observed sub-join informs every larger set that
+/// holds it (a semi join observed on its left table informs the sets that join more tables before it), instead of
+/// the larger sets falling back to the model's selectivity, as the oracle's counts would not. The override is
+/// asked for those R too (memoised, at most once per edge). Holds a reference to the graph, which must outlive it.
 class CardinalityEstimator {
  public:
   explicit CardinalityEstimator(const QueryGraph& graph, CardinalityOverride override_fn = {})
@@ -53,6 +57,8 @@ class CardinalityEstimator {
     CardinalitySource source;
   };
   const Entry& lookup(RelSet set);
+  /// The product of observed(R) / model(R) over the observed edge sets R inside `set` (1 without an override).
+  double observed_correction(RelSet set);
 
   const QueryGraph& graph_;
   CardinalityOverride override_;
