@@ -183,6 +183,11 @@ ModeReplay replay_mode(const Workload& w, const ReplayInput& in, Feedback mode,
     if (q.ok && cq.ok()) q.results_match = all_match;
     q.replayed_ms = median(times);
     q.attempts = static_cast<int>(first.attempts.size());
+    for (auto& a : first.attempts) {
+      q.plan_ms += a.plan_ms;
+      q.exec_ms += a.elapsed_ms;
+      q.stats_ms += a.stats_ms;
+    }
     if (first.compiled) {
       q.plan_changed = plan_hash(*first.compiled) != cq.plan_hash();
       if (q.plan_changed && first.compiled->physical) {
