@@ -281,7 +281,8 @@ std::vector<std::string> changed_tables(const Workload& w, Database& db, std::ve
     std::string now_version, what;
     uint64_t now_rows = 0;
     try {
-      TablePtr table = db.table(t.name());
+      LoadInfo info;  // the version and row count only: its columns are not loaded
+      TablePtr table = db.table(t.name(), info);
       now_version = fmt::format("{:016x}", table->data_version);
       now_rows = table->row_count;
     } catch (...) {
