@@ -97,14 +97,6 @@ const std::string kSnapshotSql = fmt::format(
     "ORDER BY s.id",
     store_columns::kAggregate);
 
-// Every signature with its inputs as the latest observation saw them: the snapshot mirror's one read.
-const std::string kMirrorSql = fmt::format(
-    "SELECT {}, i.table_name, t.data_version, t.rows FROM signatures s "
-    "LEFT JOIN signature_inputs i ON i.signature_id = s.id "
-    "LEFT JOIN attempt_tables t ON t.attempt_id = s.last_attempt_id AND t.table_name = i.table_name "
-    "ORDER BY s.id",
-    store_columns::kAggregate);
-
 std::string json_names(const std::vector<TableVersion>& tables) {
   std::string out = "[";
   for (const auto& t : tables) {
@@ -254,27 +246,37 @@ void SqliteStatsStore::write_transaction(const std::function<void()>& body, bool
   }
 }
 
-void SqliteStatsStore::refresh_mirror() {
+void SqliteStatsStore::refresh_mirror(const std::vector<TableVersion>& tables) {
   const int64_t data_version = db_->query_int("PRAGMA data_version");
-  if (mirror_valid_ && data_version == mirror_data_version_) return;
+  const bool current = mirror_valid_ && data_version == mirror_data_version_;
+  if (current && std::all_of(tables.begin(), tables.end(), [&](const TableVersion& t) { return mirror_tables_.count(t.name); }))
+    return;
+  // Read the signatures over the tables asked for so far (and these): one statement, as a snapshot always was.
+  std::set<std::string> names = current ? mirror_tables_ : std::set<std::string>{};
+  for (const auto& t : tables) names.insert(t.name);
+  std::vector<TableVersion> wanted;
+  for (const auto& n : names) wanted.push_back(TableVersion{n, "", 0});
   mirror_.clear();
+  mirror_tables_.clear();
   mirror_valid_ = false;
   ++file_reads_;
-  auto& st = db_->statement(kMirrorSql);
+  auto& st = db_->statement(kSnapshotSql);
+  st.bind(1, json_names(wanted));
   constexpr int kInput = store_columns::kAggregateCount;
-  SignatureAggregate* current = nullptr;
+  SignatureAggregate* row = nullptr;
   int64_t current_id = -1;
   while (st.step()) {
     const int64_t id = st.int64(0);
     if (id != current_id) {
-      current = &mirror_[id];
-      read_aggregate(st, *current, false);
+      row = &mirror_[id];
+      read_aggregate(st, *row, false);
       current_id = id;
     }
     if (!st.is_null(kInput))
-      current->inputs.push_back(TableVersion{st.text(kInput), st.is_null(kInput + 1) ? "" : st.text(kInput + 1),
-                                             static_cast<uint64_t>(st.int64(kInput + 2))});
+      row->inputs.push_back(TableVersion{st.text(kInput), st.is_null(kInput + 1) ? "" : st.text(kInput + 1),
+                                         static_cast<uint64_t>(st.int64(kInput + 2))});
   }
+  mirror_tables_ = std::move(names);
   mirror_valid_ = true;
   mirror_data_version_ = data_version;
 }
@@ -286,7 +288,7 @@ std::shared_ptr<const StatsSource> SqliteStatsStore::snapshot(const std::vector<
   try {
     MemoryStatsSource::Builder builder(tables, max_drift);
     ++reads_;
-    refresh_mirror();
+    refresh_mirror(tables);
     std::set<std::string_view> wanted;
     for (const auto& t : tables) wanted.insert(t.name);
     // The signatures whose input tables are all among the query's (those without inputs too).

@@ -139,9 +139,10 @@ class SqliteStatsStore final : public StatsRepository {
   /// Writes one attempt's observations; `mirrored` receives every signature row it wrote as snapshot() would
   /// read it back (id -> aggregate with its inputs), for the mirror.
   void record_locked(const AttemptStats& attempt, std::map<int64_t, SignatureAggregate>* mirrored);
-  /// Loads the mirror (every signature with its inputs, as the snapshot statement reads them) when it is not
-  /// loaded or another connection committed since (PRAGMA data_version).
-  void refresh_mirror();
+  /// Reads the mirror again (the signatures over every table asked for so far and `tables`, with their inputs:
+  /// the snapshot statement) when it does not cover `tables`, is not loaded, or another connection committed
+  /// since (PRAGMA data_version).
+  void refresh_mirror(const std::vector<TableVersion>& tables);
   std::vector<SignatureAggregate> all_aggregates(std::vector<int64_t>* ids, std::vector<int64_t>* last_attempts);
 
   std::string path_;
@@ -156,10 +157,12 @@ class SqliteStatsStore final : public StatsRepository {
   std::vector<std::string> warnings_;
   std::set<std::string> warned_;
   /// What snapshot() reads, kept in memory: a snapshot used to read every signature of the query's tables
-  /// with one SQL statement per query (2-10 ms at SF 0.1, most of a feedback run's planning). This
-  /// connection's own writes update it (record), any other write of this connection drops it, and another
-  /// connection's commit (PRAGMA data_version) makes the next snapshot read the store again.
-  std::map<int64_t, SignatureAggregate> mirror_;
+  /// with one SQL statement per query (2-10 ms at SF 0.1, most of a feedback run's planning). The mirror
+  /// holds the signatures over the tables asked for so far (a query over others reads again, over the
+  /// union); this connection's own writes update it (record), any other write of this connection drops
+  /// it, and another connection's commit (PRAGMA data_version) makes the next snapshot read again.
+  std::map<int64_t, SignatureAggregate> mirror_;  ///< every signature over mirror_tables_ (and some others)
+  std::set<std::string> mirror_tables_;
   bool mirror_valid_ = false;
   int64_t mirror_data_version_ = -1;
 };

@@ -568,6 +568,11 @@ TEST(SqliteStatsStoreTest, TheSnapshotMirrorAnswersAsTheFileDoes) {
   EXPECT_EQ(s->find(StatsSource::KeyKind::Exact, sig_of(5))->rows, 55);
   EXPECT_EQ(s->find(StatsSource::KeyKind::Exact, sig_of(3))->observations, 2u);
   check(v2, 5);
+  // The mirror holds the signatures over the tables asked for so far: a query over another table reads again.
+  store.snapshot({{"w", "v1", 5}}, 0.1);
+  EXPECT_EQ(store.file_reads(), 3u);
+  check(v2, 5);
+  EXPECT_EQ(store.file_reads(), 3u);
   store.clear();
   EXPECT_FALSE(store.snapshot(v2, 0.1)->find(StatsSource::KeyKind::Exact, sig_of(5)));
 }
