@@ -216,7 +216,8 @@ void SqliteStatsStore::require_usable(bool write) const {
   if (write && read_only_) throw StoreError(path_ + ": the store is read-only");
 }
 
-void SqliteStatsStore::write_transaction(const std::function<void()>& body) {
+void SqliteStatsStore::write_transaction(const std::function<void()>& body, bool keeps_mirror) {
+  if (!keeps_mirror) mirror_valid_ = false;
   for (int attempt = 1;; ++attempt) {
     try {
       db_->exec("BEGIN IMMEDIATE");
@@ -245,6 +246,41 @@ void SqliteStatsStore::write_transaction(const std::function<void()>& body) {
   }
 }
 
+void SqliteStatsStore::refresh_mirror(const std::vector<TableVersion>& tables) {
+  const int64_t data_version = db_->query_int("PRAGMA data_version");
+  const bool current = mirror_valid_ && data_version == mirror_data_version_;
+  if (current && std::all_of(tables.begin(), tables.end(), [&](const TableVersion& t) { return mirror_tables_.count(t.name); }))
+    return;
+  // Read the signatures over the tables asked for so far (and these): one statement, as a snapshot always was.
+  std::set<std::string> names = current ? mirror_tables_ : std::set<std::string>{};
+  for (const auto& t : tables) names.insert(t.name);
+  std::vector<TableVersion> wanted;
+  for (const auto& n : names) wanted.push_back(TableVersion{n, "", 0});
+  mirror_.clear();
+  mirror_tables_.clear();
+  mirror_valid_ = false;
+  ++file_reads_;
+  auto& st = db_->statement(kSnapshotSql);
+  st.bind(1, json_names(wanted));
+  constexpr int kInput = store_columns::kAggregateCount;
+  SignatureAggregate* row = nullptr;
+  int64_t current_id = -1;
+  while (st.step()) {
+    const int64_t id = st.int64(0);
+    if (id != current_id) {
+      row = &mirror_[id];
+      read_aggregate(st, *row, false);
+      current_id = id;
+    }
+    if (!st.is_null(kInput))
+      row->inputs.push_back(TableVersion{st.text(kInput), st.is_null(kInput + 1) ? "" : st.text(kInput + 1),
+                                         static_cast<uint64_t>(st.int64(kInput + 2))});
+  }
+  mirror_tables_ = std::move(names);
+  mirror_valid_ = true;
+  mirror_data_version_ = data_version;
+}
+
 std::shared_ptr<const StatsSource> SqliteStatsStore::snapshot(const std::vector<TableVersion>& tables,
                                                               double max_drift) {
   std::lock_guard lock(mu_);
@@ -252,26 +288,16 @@ std::shared_ptr<const StatsSource> SqliteStatsStore::snapshot(const std::vector<
   try {
     MemoryStatsSource::Builder builder(tables, max_drift);
     ++reads_;
-    auto& st = db_->statement(kSnapshotSql);
-    st.bind(1, json_names(tables));
-    SignatureAggregate current;
-    int64_t current_id = -1;
-    constexpr int kInput = store_columns::kAggregateCount;
-    while (st.step()) {
-      const int64_t id = st.int64(0);
-      if (id != current_id) {
-        if (current_id >= 0) builder.add(current);
-        current = SignatureAggregate{};
-        read_aggregate(st, current, false);
-        current_id = id;
-      }
-      if (!st.is_null(kInput))
-        current.inputs.push_back(TableVersion{st.text(kInput), st.is_null(kInput + 1) ? "" : st.text(kInput + 1),
-                                              static_cast<uint64_t>(st.int64(kInput + 2))});
-    }
-    if (current_id >= 0) builder.add(current);
+    refresh_mirror(tables);
+    std::set<std::string_view> wanted;
+    for (const auto& t : tables) wanted.insert(t.name);
+    // The signatures whose input tables are all among the query's (those without inputs too).
+    for (const auto& [id, a] : mirror_)
+      if (std::all_of(a.inputs.begin(), a.inputs.end(), [&](const TableVersion& in) { return wanted.count(in.name); }))
+        builder.add(a);
     return builder.finish(warnings_);
   } catch (const std::exception& e) {
+    mirror_valid_ = false;
     fail("reading statistics", e);
     return std::make_shared<EmptyStatsSource>();
   }
@@ -285,8 +311,17 @@ void SqliteStatsStore::record(const AttemptStats& attempt) {
     return;
   }
   try {
-    write_transaction([&] { record_locked(attempt); });
+    std::map<int64_t, SignatureAggregate> written;
+    write_transaction(
+        [&] {
+          written.clear();  // a busy retry runs the body again
+          record_locked(attempt, mirror_valid_ ? &written : nullptr);
+        },
+        /*keeps_mirror=*/true);
+    if (mirror_valid_)
+      for (auto& [id, a] : written) mirror_[id] = std::move(a);
   } catch (const std::exception& e) {
+    mirror_valid_ = false;
     fail("recording statistics", e);
   }
 }
@@ -342,7 +377,7 @@ void SqliteStatsStore::record_plan_run(const PlanRun& run) {
             .bind(9, std::string_view(encode_answers(p.answers)))
             .run();
       }
-    });
+    }, /*keeps_mirror=*/true);  // the plan history only: no signature changes
   } catch (const std::exception& e) {
     fail("recording the plan history", e);
   }
@@ -398,7 +433,7 @@ std::vector<PlanRecord> SqliteStatsStore::plans(const std::string& hex_in) {
   return out;
 }
 
-void SqliteStatsStore::record_locked(const AttemptStats& attempt) {
+void SqliteStatsStore::record_locked(const AttemptStats& attempt, std::map<int64_t, SignatureAggregate>* mirrored) {
   const int64_t now = unix_now_ms();
   const int64_t seen = attempt.started_unix_ms ? attempt.started_unix_ms : now;
   if (!attempt.query_hash.empty())
@@ -454,6 +489,34 @@ void SqliteStatsStore::record_locked(const AttemptStats& attempt) {
             .bind(2, name)
             .run();
       if (restart || !s.input_tables.empty()) store_columns::refresh_input_count(*db_, id);
+    }
+    if (mirrored) {
+      // The row as the snapshot statement reads it back: its input names (kept since its first observation of
+      // this signature version), each with the version and rows this attempt recorded (none: "" and 0).
+      std::set<std::string> names;
+      if (a.observations == 1) {
+        names.insert(s.input_tables.begin(), s.input_tables.end());
+      } else if (auto it = mirrored->find(id); it != mirrored->end()) {
+        for (auto& in : it->second.inputs) names.insert(in.name);
+      } else if (auto m = mirror_.find(id); m != mirror_.end()) {
+        for (auto& in : m->second.inputs) names.insert(in.name);
+      } else {
+        mirror_valid_ = false;  // a row the mirror does not know: read the store again
+        mirrored = nullptr;
+      }
+      if (mirrored) {
+        SignatureAggregate row = a;
+        row.operator_name.clear();
+        row.canonical_text.clear();
+        row.inputs.clear();
+        for (const auto& name : names) {
+          TableVersion v{name, "", 0};
+          for (const auto& t : attempt.tables)
+            if (t.name == name) v = TableVersion{name, t.data_version, t.rows};
+          row.inputs.push_back(std::move(v));
+        }
+        (*mirrored)[id] = std::move(row);
+      }
     }
     db_->statement(
            "INSERT OR REPLACE INTO observations(signature_id, seq, attempt_id, rows, lower_bound, bytes, peak_memory, "

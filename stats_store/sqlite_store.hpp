@@ -116,6 +116,9 @@ class SqliteStatsStore final : public StatsRepository {
   bool writable() const { return db_ != nullptr && !read_only_; }
   /// Store reads made by snapshot(): one statement each (tests and the benchmark check it).
   uint64_t reads() const { return reads_.load(std::memory_order_relaxed); }
+  /// Times snapshot() read the signatures from the file (its mirror was not loaded, dropped, or another
+  /// connection committed); this connection's own record() keeps the mirror current without one.
+  uint64_t file_reads() const { return file_reads_.load(std::memory_order_relaxed); }
 
   // Maintenance (`hindsight stats`): throw StoreError, the unusable store's reason included.
   std::vector<SignatureAggregate> list(ListOrder order, size_t limit);
@@ -141,9 +144,16 @@ class SqliteStatsStore final : public StatsRepository {
   void require_usable(bool write) const;
   void warn(std::string message);
   void fail(const std::string& during, const std::exception& e);  // warning; unusable on corruption
-  /// BEGIN IMMEDIATE, body, COMMIT; rolls back on failure and retries while another writer is busy.
-  void write_transaction(const std::function<void()>& body);
-  void record_locked(const AttemptStats& attempt);
+  /// BEGIN IMMEDIATE, body, COMMIT; rolls back on failure and retries while another writer is busy. Drops the
+  /// snapshot mirror unless `keeps_mirror` (a body that writes no signature, or that updates the mirror itself).
+  void write_transaction(const std::function<void()>& body, bool keeps_mirror = false);
+  /// Writes one attempt's observations; `mirrored` receives every signature row it wrote as snapshot() would
+  /// read it back (id -> aggregate with its inputs), for the mirror.
+  void record_locked(const AttemptStats& attempt, std::map<int64_t, SignatureAggregate>* mirrored);
+  /// Reads the mirror again (the signatures over every table asked for so far and `tables`, with their inputs:
+  /// the snapshot statement) when it does not cover `tables`, is not loaded, or another connection committed
+  /// since (PRAGMA data_version).
+  void refresh_mirror(const std::vector<TableVersion>& tables);
   std::vector<SignatureAggregate> all_aggregates(std::vector<int64_t>* ids, std::vector<int64_t>* last_attempts);
 
   std::string path_;
@@ -153,9 +163,19 @@ class SqliteStatsStore final : public StatsRepository {
   int schema_version_ = 0;
   std::string unusable_reason_;
   std::atomic<uint64_t> reads_{0};
+  std::atomic<uint64_t> file_reads_{0};
   std::mutex mu_;
   std::vector<std::string> warnings_;
   std::set<std::string> warned_;
+  /// What snapshot() reads, kept in memory: a snapshot used to read every signature of the query's tables
+  /// with one SQL statement per query (2-10 ms at SF 0.1, most of a feedback run's planning). The mirror
+  /// holds the signatures over the tables asked for so far (a query over others reads again, over the
+  /// union); this connection's own writes update it (record), any other write of this connection drops
+  /// it, and another connection's commit (PRAGMA data_version) makes the next snapshot read again.
+  std::map<int64_t, SignatureAggregate> mirror_;  ///< every signature over mirror_tables_ (and some others)
+  std::set<std::string> mirror_tables_;
+  bool mirror_valid_ = false;
+  int64_t mirror_data_version_ = -1;
 };
 
 /// The persistent scope for a query, as the session opens it: the SQLite store at `path` (its warnings come

@@ -24,9 +24,12 @@ struct Attempt {
   std::string reexec_decision;
   /// The decision changed nothing (the re-plan gave the same plan): JSON only, not a stderr line.
   bool reexec_decision_quiet = false;
-  double plan_ms = 0;         ///< compiling (table loads included)
-  /// Time the stats scopes took: reading them before planning, and mapping, collecting and
-  /// recording what the attempt observed after it ran (part of neither plan_ms nor elapsed_ms).
+  /// Compiling (table loads included), the stats scopes' read that the planner makes and, on attempt 1,
+  /// the regression guard's look-up and re-plan: everything before execution that a user's query waits for.
+  double plan_ms = 0;
+  /// Time the stats scopes took: reading them before planning and the regression guard (both inside
+  /// plan_ms), and mapping, collecting and recording what the attempt observed after it ran (inside
+  /// neither plan_ms nor elapsed_ms: the result is ready before them).
   double stats_ms = 0;
   /// The most memory the attempt held at once, tables it loaded included (what `memory_limit` is
   /// checked against); 0 when it did not run.

@@ -33,6 +33,9 @@ struct QueryReplay {
   std::string plan_diff;
   double captured_ms = 0;  ///< plan + exec of every captured attempt
   double replayed_ms = 0;  ///< plan + exec of every attempt (the median of --repeat runs)
+  /// The first run's replayed_ms split: compiling (the stats scopes' read included), executing, and the stats
+  /// scopes' time after the runs (mapping, collecting, recording, the regression guard's look-up: not timed).
+  double plan_ms = 0, exec_ms = 0, stats_ms = 0;
   double work_before = 0, work_after = 0;
   double qerror_before = 0, qerror_after = 0;
   int attempts = 0;

@@ -80,6 +80,9 @@ def main() -> int:
             check(q["plan_changed"] is False and q["plan_diff"] == "", f"{q['name']}: the same plan: {q['plan_diff']}")
             check(q["attempts"] >= 1 and q["replayed_ms"] > 0 and q["captured_ms"] > 0, f"{q['name']}: times {q}")
             check(q["work_after"] == q["work_before"] > 0, f"{q['name']}: same plan, same data, same work: {q}")
+            # replayed_ms is planning plus execution (one run); with feedback off the stats scopes take no time.
+            check(abs(q.get("plan_ms", -1) + q.get("exec_ms", -1) - q["replayed_ms"]) < 1e-6 * q["replayed_ms"] + 1e-9
+                  and q.get("stats_ms") == 0, f"{q['name']}: replayed_ms = plan_ms + exec_ms, no stats_ms: {q}")
             check(q["qerror_before"] >= 1 and q["qerror_after"] >= 1, f"{q['name']}: q-errors {q}")
             check(abs(q["speedup"] - q["captured_ms"] / q["replayed_ms"]) < 1e-6 * q["speedup"] + 1e-9,
                   f"{q['name']}: speedup = captured / replayed: {q}")

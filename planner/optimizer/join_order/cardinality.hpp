@@ -1,5 +1,7 @@
 #pragma once
 #include <functional>
+#include <map>
+#include <set>
 #include <optional>
 #include <unordered_map>
 
@@ -24,11 +26,21 @@ double estimate_cardinality(const QueryGraph& graph, RelSet set);
 /// Where an estimate came from.
 enum class CardinalitySource { kModel, kOverride };
 
-/// Memoised cardinality per relation set: the override when it answers, else estimate_cardinality(). Overrides are
-/// not propagated: a superset of an overridden set is estimated by the model unless it is overridden itself.
-/// Holds a reference to the graph, which must outlive it.
+/// Memoised cardinality per relation set: the override when it answers, else the independence product with what
+/// the override's answers teach about the edges. Before the first set of two or more relations is estimated, the
+/// override is asked once for every connected, complete set (what the enumerators build; at most
+/// kMaxLearningSets, over at most kMaxLearningRelations relations, else the model alone); a group of edges over
+/// relations R then takes the selectivity an observed set U holding R shows: rows(U) / (rows(U - x) x rows(x)) for
+/// a relation x of R that only that group joins to U - x, where U - x is observed too or x's partner alone (for a
+/// member x: rows(U) / rows(U - x)); the smallest such U wins. So a sub-join observed in one plan informs every
+/// set that holds its edge, in any order: a semi join observed on its left table alone informs the sets that join
+/// more tables before it, and an edge observed only high in a plan (lineitem JOIN partsupp above orders) informs
+/// the pair itself. Holds a reference to the graph, which must outlive it.
 class CardinalityEstimator {
  public:
+  static constexpr int kMaxLearningRelations = 16;
+  static constexpr size_t kMaxLearningSets = 4096;
+
   explicit CardinalityEstimator(const QueryGraph& graph, CardinalityOverride override_fn = {})
       : graph_(graph), override_(std::move(override_fn)) {}
 
@@ -53,10 +65,15 @@ class CardinalityEstimator {
     CardinalitySource source;
   };
   const Entry& lookup(RelSet set);
+  /// Asks the override for every connected, complete set and learns the edges' selectivities (learned_).
+  void learn();
 
   const QueryGraph& graph_;
   CardinalityOverride override_;
   std::unordered_map<RelSet, Entry> memo_;
+  bool learned_ready_ = false;
+  std::map<RelSet, double> learned_;  ///< per edge group (its relations): the observed selectivity
+  std::set<RelSet> asked_;            ///< sets learn() asked that the override does not know
 };
 
 }  // namespace hindsight::joinorder

@@ -549,5 +549,60 @@ TEST(SqliteStatsStoreTest, SnapshotSelectsByInputTablesLikeTheMemoryScope) {
   EXPECT_TRUE(store.take_warnings().empty());
 }
 
+// snapshot() answers from an in-memory mirror of the store that this connection's writes keep current: every
+// answer must equal a fresh connection's (which reads the file), after new signatures, repeated observations, a
+// lower bound, another table version and another signature version, and another connection's commit must be seen.
+TEST(SqliteStatsStoreTest, TheSnapshotMirrorAnswersAsTheFileDoes) {
+  TempDir dir;
+  const auto path = dir.file("stats.db");
+  SqliteStatsStore store(path);
+  const std::vector<TableVersion> v1 = {{"t", "v1", 1000}, {"u", "v1", 10}};
+  const std::vector<TableVersion> v2 = {{"t", "v2", 1050}, {"u", "v1", 10}};
+  auto check = [&](const std::vector<TableVersion>& now, uint64_t upto) {
+    SqliteStatsStore fresh(path);
+    auto a = store.snapshot(now, 0.1), b = fresh.snapshot(now, 0.1);
+    for (uint64_t i = 1; i <= upto; ++i)
+      for (auto kind : {StatsSource::KeyKind::Exact, StatsSource::KeyKind::Template}) {
+        SCOPED_TRACE(i);
+        expect_same(a->find(kind, sig_of(i)), b->find(kind, sig_of(i)));
+      }
+  };
+  store.snapshot(v1, 0.1);  // loads the (empty) mirror before the writes
+  EXPECT_EQ(store.file_reads(), 1u);
+  store.record(attempt({stat(1, 100, {"t"}), stat(2, 5, {"t", "u"}, true), stat(3, 7, {})}, v1));
+  check(v1, 3);
+  // Its own writes kept the mirror current: no second read of the file (a feedback run's planning was mostly
+  // that read, once per query).
+  EXPECT_EQ(store.file_reads(), 1u);
+  store.record(attempt({stat(1, 120, {"t"}), stat(2, 9, {"t", "u"}), stat(4, 40, {"u"}, false, StatsSource::KeyKind::Template)},
+                       v2));
+  check(v1, 4);
+  check(v2, 4);
+  check({{"u", "v1", 10}}, 4);
+  EXPECT_TRUE(store.snapshot(v2, 0.1)->find(StatsSource::KeyKind::Exact, sig_of(2)));
+  RuntimeStats other_version = stat(1, 500, {"t"});
+  other_version.signature_version = sig::SIGNATURE_VERSION + 1;
+  store.record(attempt({other_version}, v2));
+  check(v2, 4);
+  {
+    SqliteStatsStore other(path);  // another connection writes: the mirror must read the file again
+    other.record(attempt({stat(5, 55, {"t"}), stat(3, 8, {})}, v2));
+  }
+  EXPECT_EQ(store.file_reads(), 1u);
+  auto s = store.snapshot(v2, 0.1);
+  EXPECT_EQ(store.file_reads(), 2u);
+  ASSERT_TRUE(s->find(StatsSource::KeyKind::Exact, sig_of(5)));
+  EXPECT_EQ(s->find(StatsSource::KeyKind::Exact, sig_of(5))->rows, 55);
+  EXPECT_EQ(s->find(StatsSource::KeyKind::Exact, sig_of(3))->observations, 2u);
+  check(v2, 5);
+  // The mirror holds the signatures over the tables asked for so far: a query over another table reads again.
+  store.snapshot({{"w", "v1", 5}}, 0.1);
+  EXPECT_EQ(store.file_reads(), 3u);
+  check(v2, 5);
+  EXPECT_EQ(store.file_reads(), 3u);
+  store.clear();
+  EXPECT_FALSE(store.snapshot(v2, 0.1)->find(StatsSource::KeyKind::Exact, sig_of(5)));
+}
+
 }  // namespace
 }  // namespace hindsight::stats
