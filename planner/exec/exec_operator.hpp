@@ -81,6 +81,9 @@ class ExecOperator {
   bool try_charge(int64_t bytes, int64_t live);
   /// As try_charge, for spill-file buffers: they may use the spill reserve (MemoryTracker::set_spill_reserve).
   bool try_charge_spill_buffers(int64_t bytes, int64_t live);
+  /// As try_charge, up to the limit (the reserve included), for an operator that runs when no other needs
+  /// the reserve (the sort of an ORDER BY, the last operator of its query).
+  bool try_charge_to_limit(int64_t bytes, int64_t live) { return try_charge_as(bytes, live, true); }
   /// Whether this attempt lets operators spill to disk (ExecContext::spill).
   bool spill_enabled() const { return ctx_->spill; }
   /// Charges or releases so that `charged` (the part of held_memory_ that is spill-file buffers) becomes
