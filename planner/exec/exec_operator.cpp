@@ -82,13 +82,19 @@ void ExecOperator::charge(int64_t bytes, int64_t live) {
   }
 }
 
-bool ExecOperator::try_charge(int64_t bytes, int64_t live) {
+bool ExecOperator::try_charge(int64_t bytes, int64_t live) { return try_charge_as(bytes, live, false); }
+
+bool ExecOperator::try_charge_spill_buffers(int64_t bytes, int64_t live) { return try_charge_as(bytes, live, true); }
+
+bool ExecOperator::try_charge_as(int64_t bytes, int64_t live, bool buffers) {
   if (bytes < 0) bytes = 0;
   if (bytes == 0) {
     set_live(live);
     return true;
   }
-  if (!ctx_->memory->try_charge(bytes, live - live_bytes_)) return false;
+  const int64_t delta = live - live_bytes_;
+  if (!(buffers ? ctx_->memory->try_charge_spill_buffers(bytes, delta) : ctx_->memory->try_charge(bytes, delta)))
+    return false;
   held_memory_ += bytes;
   live_bytes_ = live;
   if (held_memory_ >= stats_.peak_memory) {
@@ -100,7 +106,7 @@ bool ExecOperator::try_charge(int64_t bytes, int64_t live) {
 
 void ExecOperator::set_spill_buffer_charge(int64_t bytes, int64_t& charged) {
   if (bytes > charged) {
-    if (!try_charge(bytes - charged, live_bytes_ + bytes - charged))
+    if (!try_charge_spill_buffers(bytes - charged, live_bytes_ + bytes - charged))
       throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
                   fmt::format("{} spills, but spilling did not help: the buffers of its spill files need {} more "
                               "while {} are in use, over the limit {}",

@@ -79,6 +79,11 @@ class ExecOperator {
   /// As charge(bytes, live), but returns false instead of throwing when the limit would be exceeded
   /// (nothing changes then). Only for operators that spill (spill_enabled()).
   bool try_charge(int64_t bytes, int64_t live);
+  /// As try_charge, for spill-file buffers: they may use the spill reserve (MemoryTracker::set_spill_reserve).
+  bool try_charge_spill_buffers(int64_t bytes, int64_t live);
+  /// As try_charge, up to the limit (the reserve included), for an operator that runs when no other needs
+  /// the reserve (the sort of an ORDER BY, the last operator of its query).
+  bool try_charge_to_limit(int64_t bytes, int64_t live) { return try_charge_as(bytes, live, true); }
   /// Whether this attempt lets operators spill to disk (ExecContext::spill).
   bool spill_enabled() const { return ctx_->spill; }
   /// Charges or releases so that `charged` (the part of held_memory_ that is spill-file buffers) becomes
@@ -92,6 +97,11 @@ class ExecOperator {
   /// Throws TIMEOUT past the deadline; returns true if the query was cancelled.
   bool check_interrupt() const;
   std::string label() const;
+
+ private:
+  bool try_charge_as(int64_t bytes, int64_t live, bool buffers);
+
+ protected:
 
   std::string name_;
   ExecContext* ctx_;

@@ -1,5 +1,6 @@
 #include "planner/exec/memory_tracker.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
 
@@ -8,7 +9,7 @@
 namespace hindsight {
 
 void MemoryTracker::charge(int64_t bytes, const std::string& op_label, int64_t live_delta) {
-  if (!try_charge(bytes, live_delta)) {
+  if (!try_charge_upto(bytes, live_delta, limit_)) {
     const int64_t now = used() + bytes;
     throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
                 fmt::format("{} needs {} more while {} are in use: {} > limit {}", op_label, format_bytes(bytes),
@@ -17,8 +18,12 @@ void MemoryTracker::charge(int64_t bytes, const std::string& op_label, int64_t l
 }
 
 bool MemoryTracker::try_charge(int64_t bytes, int64_t live_delta) {
+  return try_charge_upto(bytes, live_delta, limit_ - reserve_);
+}
+
+bool MemoryTracker::try_charge_upto(int64_t bytes, int64_t live_delta, int64_t cap) {
   int64_t now = used_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
-  if (now > limit_) {
+  if (now > cap) {
     used_.fetch_sub(bytes, std::memory_order_relaxed);
     return false;
   }
@@ -36,6 +41,11 @@ void MemoryTracker::add_live(int64_t live_delta) {
   // Still at the peak (nothing charged since): the live figure of the peak is this one.
   if (used_.load(std::memory_order_relaxed) == peak_.load(std::memory_order_relaxed))
     live_at_peak_.store(live, std::memory_order_relaxed);
+}
+
+int64_t spill_reserve_for(int64_t limit, int workers) {
+  const int64_t small = std::min<int64_t>(limit / 4, int64_t{32 << 10} * std::max(workers, 1));
+  return std::min<int64_t>(std::max(limit / 8, small), int64_t{64} << 20);
 }
 
 bool parse_byte_size(const std::string& text, int64_t& bytes) {

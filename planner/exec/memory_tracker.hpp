@@ -24,8 +24,19 @@ class MemoryTracker {
   /// Charges `bytes` of which `live_delta` are live data (the live figure may also shrink: < 0).
   void charge(int64_t bytes, const std::string& op_label, int64_t live_delta);
   /// As charge(), but returns false instead of throwing when the limit would be exceeded (nothing is
-  /// charged then): an operator that can spill asks this and writes to disk when it gets false.
+  /// charged then): an operator that can spill asks this and writes to disk when it gets false. The
+  /// spill reserve (set_spill_reserve) is not for these charges: they are refused once they would reach
+  /// into it.
   bool try_charge(int64_t bytes, int64_t live_delta);
+  /// As try_charge(), for the buffers of spill files (write and read buffers): these may use the spill
+  /// reserve, up to the limit. So that an operator that starts spilling finds room for its buffers even
+  /// when the data of the query's other operators (which stop at limit - reserve) fill what they may.
+  bool try_charge_spill_buffers(int64_t bytes, int64_t live_delta) { return try_charge_upto(bytes, live_delta, limit_); }
+  /// Keeps `bytes` of the limit for spill-file buffers: try_charge (the charges spilling operators may be
+  /// refused, i.e. their data) stops at limit - reserve; charge() and try_charge_spill_buffers go to the
+  /// limit. 0 (the default, and with spilling off): every charge goes to the limit.
+  void set_spill_reserve(int64_t bytes) { reserve_ = bytes < 0 ? 0 : (bytes > limit_ ? limit_ : bytes); }
+  int64_t spill_reserve() const { return reserve_; }
   void release(int64_t bytes) { release(bytes, bytes); }
   void release(int64_t bytes, int64_t live_delta) {
     used_.fetch_sub(bytes, std::memory_order_relaxed);
@@ -42,12 +53,22 @@ class MemoryTracker {
   int64_t live_at_peak() const { return live_at_peak_.load(std::memory_order_relaxed); }
 
  private:
+  bool try_charge_upto(int64_t bytes, int64_t live_delta, int64_t cap);
+
   int64_t limit_;
+  int64_t reserve_ = 0;
   std::atomic<int64_t> used_{0};
   std::atomic<int64_t> peak_{0};
   std::atomic<int64_t> live_{0};
   std::atomic<int64_t> live_at_peak_{0};
 };
+
+/// The spill reserve of a query with spilling on under memory limit `limit` at `workers` workers: an eighth
+/// of the limit, at most 64 MB (spill_buffer_bytes gives an operator's files a 64th of the limit, at most
+/// 64 KB a file, so that this holds the buffers of several spilling operators at once); under small limits,
+/// where the buffers' floors (kSpillMinBufferBytes, spill_buffer_bytes' floor) weigh more, up to a quarter
+/// of the limit, for 32 KB a worker (a join's 17 write buffers a side and a reader of 256 B to 1 KB each).
+int64_t spill_reserve_for(int64_t limit, int workers);
 
 /// Parses "256MB", "1GB", "512 KB", "1000" (bytes). Units B, KB, MB, GB, TB (powers of 1024),
 /// case-insensitive. Returns false on malformed text.

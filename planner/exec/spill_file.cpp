@@ -44,7 +44,7 @@ void put(std::vector<char>& b, T v) {
 SpillFile::SpillFile(std::vector<DataType> types, const std::string& dir, size_t buffer_bytes)
     : types_(std::move(types)),
       dir_(dir),
-      buffer_bytes_(std::max<size_t>(buffer_bytes, 1024)),
+      buffer_bytes_(std::max(buffer_bytes, kSpillMinBufferBytes)),
       buffer_capacity_(buffer_bytes_) {
   fd_ = open_anonymous(dir_);
   buffer_.reserve(buffer_capacity_);
@@ -220,7 +220,8 @@ int spill_partition_of(uint64_t hash, int level, int fanout) {
 
 size_t spill_buffer_bytes(int64_t limit, int files) {
   const int64_t share = limit / 64 / std::max(files, 1);
-  return static_cast<size_t>(std::clamp<int64_t>(share, 4 << 10, 64 << 10));
+  const int64_t floor = std::clamp<int64_t>(limit / 256, static_cast<int64_t>(kSpillMinBufferBytes), 4 << 10);
+  return static_cast<size_t>(std::clamp<int64_t>(share, floor, 64 << 10));
 }
 
 }  // namespace hindsight

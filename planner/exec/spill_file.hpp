@@ -86,8 +86,14 @@ class SpillFile {
 /// split again must spread.
 int spill_partition_of(uint64_t hash, int level, int fanout);
 
+/// The least buffer a SpillFile has (what it is given below this is raised to it). Small, for small limits:
+/// a chunk larger than the buffer goes out in one write anyway.
+inline constexpr size_t kSpillMinBufferBytes = 256;
+
 /// How many bytes each of `files` spill files of one operator buffers under a query memory limit of
-/// `limit` bytes: a small share of the limit (so that spilling itself fits), at least 4 KB, at most 64 KB.
+/// `limit` bytes: a small share of the limit (so that spilling itself fits), at most 64 KB, at least 4 KB
+/// under limits of 1 MB and more; below, the floor is limit / 256 (at least kSpillMinBufferBytes): under a
+/// limit of 100 KB, 16 files of 4 KB on each of 4 workers could never fit.
 size_t spill_buffer_bytes(int64_t limit, int files);
 
 }  // namespace hindsight

@@ -149,7 +149,12 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
   ctx.workers = settings.effective_workers();
   ctx.fault = fault;
   ctx.spill = settings.spill;
-  if (ctx.spill) ctx.spill_directory = spill_directory(settings);
+  if (ctx.spill) {
+    ctx.spill_directory = spill_directory(settings);
+    memory.set_spill_reserve(spill_reserve_for(memory.limit(), ctx.workers));
+  } else {
+    memory.set_spill_reserve(0);
+  }
   auto t0 = std::chrono::steady_clock::now();
   ctx.deadline = limits->deadline();
   FragmentScheduler scheduler(&ctx);

@@ -361,7 +361,7 @@ void HashAggregateOp::sync_io_charge() {
     charged_ -= pooled;
     kept_ = std::max<int64_t>(0, kept_ - pooled);
     const int64_t more = target - io_charged_ - pooled;
-    if (more > 0 && !try_charge(more, table_live() + target)) {
+    if (more > 0 && !try_charge_spill_buffers(more, table_live() + target)) {
       io_charged_ += pooled;
       spill_failed(fmt::format("the buffers of its {} spill files ({}) do not fit beside {} groups",
                                writers_.size() + partitions_.size() + (reading_ ? 1 : 0), format_bytes(target),
@@ -508,7 +508,7 @@ bool HashAggregateOp::next_spilling(Batch& out) {
     // few MB: 16 writers of 4 KB on each of several workers would take much of such a limit.
     const int64_t limit = ctx_->memory->limit();
     buffer_bytes_ = std::min(spill_buffer_bytes(limit, kSpillFanout),
-                             static_cast<size_t>(std::max<int64_t>(1024, limit / 64 / kSpillFanout)));
+                             std::max(kSpillMinBufferBytes, static_cast<size_t>(std::max<int64_t>(0, limit / 64 / kSpillFanout))));
     for (const auto& st : states_)
       growing_states_ |= !st.is_count() && st.type().physical() == PhysicalKind::String;
     for (const auto& d : distinct_sets_) growing_states_ |= d != nullptr;

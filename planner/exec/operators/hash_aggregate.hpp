@@ -71,7 +71,7 @@ class HashAggregateOp : public ExecOperator {
   void finish_source();
   bool open_next_partition();
   void sync_io_charge();
-  int64_t writers_reserve() const { return kSpillFanout * static_cast<int64_t>(std::max<size_t>(buffer_bytes_, 1024)); }
+  int64_t writers_reserve() const { return kSpillFanout * static_cast<int64_t>(std::max(buffer_bytes_, kSpillMinBufferBytes)); }
   int64_t table_allocated() const;
   int64_t table_live() const;
   [[noreturn]] void spill_failed(const std::string& why) const;

@@ -89,7 +89,7 @@ JoinSpillFiles::JoinSpillFiles(std::vector<DataType> types, std::vector<int> key
 size_t JoinSpillFiles::write_buffer_bytes_for(const ExecContext& ctx) {
   const int files = 2 * (kFanout + 1) * std::max(ctx.workers, 1);
   const int64_t limit = ctx.memory->limit();
-  return std::min(spill_buffer_bytes(limit, files), std::max<size_t>(1024, static_cast<size_t>(limit / 64 / files)));
+  return std::min(spill_buffer_bytes(limit, files), std::max(kSpillMinBufferBytes, static_cast<size_t>(limit / 64 / files)));
 }
 
 size_t JoinSpillFiles::read_buffer_bytes_for(const ExecContext& ctx) {
@@ -97,7 +97,7 @@ size_t JoinSpillFiles::read_buffer_bytes_for(const ExecContext& ctx) {
 }
 
 int64_t JoinSpillFiles::split_bytes() const {
-  const int64_t one = static_cast<int64_t>(std::max<size_t>(buffer_bytes_, 1024));  // SpillFile's least buffer
+  const int64_t one = static_cast<int64_t>(std::max(buffer_bytes_, kSpillMinBufferBytes));  // SpillFile's least buffer
   return kFanout * one + static_cast<int64_t>(read_bytes_);
 }
 

@@ -123,7 +123,10 @@ void SortOp::accumulate_spilling() {
     const size_t n = in.rows;
     const int64_t in_live = static_cast<int64_t>(in.byte_size()) + static_cast<int64_t>(n) * kSortBytesPerRow;
     int64_t g = grow_for(rows_, in, false) + static_cast<int64_t>(n) * kSortBytesPerRow;
-    if (!try_charge(g, live_bytes_ + in_live)) {
+    // To the limit, the spill reserve included: the sort is usually the last operator of a query (ORDER BY above the
+    // final Gather), so no other operator's spill buffers need the reserve while it runs, and taking the
+    // reserve from it only made it write more, smaller runs whose merge cursors crowd out the result.
+    if (!try_charge_to_limit(g, live_bytes_ + in_live)) {
       if (row_count_ > 0) spill_run();
       g = grow_for(rows_, in, false) + static_cast<int64_t>(n) * kSortBytesPerRow;
       try {
@@ -170,8 +173,8 @@ void SortOp::accumulate_spilling() {
       stats_.spilled_rows += merged.rows;
       stats_.spilled_bytes += out_file->bytes() - before;
     }
-    out_file->flush();
     close_cursors();
+    seal_run(*out_file);
     runs_.insert(runs_.begin(), std::move(out_file));
   }
 }
@@ -192,6 +195,15 @@ std::unique_ptr<SpillFile> SortOp::new_run_file() {
   return f;
 }
 
+void SortOp::seal_run(SpillFile& f) {
+  // A finished run is only read from now on: its write buffer goes (SpillFile::finish_writing), and so does
+  // its charge, so that the runs waiting for the merge cost nothing while the merge and what it feeds run.
+  const auto b = static_cast<int64_t>(f.buffer_capacity());
+  f.finish_writing();
+  files_charged_ -= b;
+  release(b);  // the buffer was charged as live data: its live figure goes with it
+}
+
 void SortOp::spill_run() {
   perm_.resize(row_count_);
   std::iota(perm_.begin(), perm_.end(), 0u);
@@ -201,7 +213,7 @@ void SortOp::spill_run() {
   all.columns = std::move(rows_);
   all.rows = row_count_;
   file->append(all, perm_.data(), row_count_);
-  file->flush();
+  seal_run(*file);
   stats_.spilled_rows += row_count_;
   stats_.spilled_bytes += file->bytes();
   if (runs_.empty()) stats_.spills += 1;
@@ -223,7 +235,7 @@ void SortOp::open_cursors() {
   while (!runs_.empty() && cursors_.size() < kMaxMergeFanIn) {
     const int64_t cost = static_cast<int64_t>(reader_bytes) + batch_estimate(*runs_.front());
     if (cursors_.size() >= 2) {
-      if (!try_charge(cost, live_bytes_ + cost)) break;
+      if (!try_charge_to_limit(cost, live_bytes_ + cost)) break;
     } else {
       try {
         charge(cost, live_bytes_ + cost);

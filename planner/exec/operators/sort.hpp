@@ -32,6 +32,7 @@ class SortOp : public ExecOperator {
   /// Spill on: pulls the input into runs (and the tail in rows_).
   void accumulate_spilling();
   /// Sorts rows_ and writes them as a run; frees them.
+  void seal_run(SpillFile& f);
   void spill_run();
   /// One input of a merge: a run read back batch after batch.
   struct Cursor {

@@ -113,7 +113,7 @@ TEST(ExchangeSpillTest, RepartitionKeepsEachConsumersRows) { expect_spilled_same
 
 TEST(ExchangeSpillTest, WriteBufferThatDoesNotFitFailsWithAMessage) {
   try {
-    through(3 << 10, true, ExchangeKind::Gather, 1, 1);
+    through(200, true, ExchangeKind::Gather, 1, 1);  // below the least write buffer (kSpillMinBufferBytes)
     FAIL() << "expected MEMORY_LIMIT_EXCEEDED";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::MEMORY_LIMIT_EXCEEDED);

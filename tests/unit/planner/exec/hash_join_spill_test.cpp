@@ -223,13 +223,28 @@ TEST(HashJoinSpillTest, ALimitTooSmallForTheSpillBuffersFailsSayingSo) {
   const Batch probe = rows(2000, 1000, 1, "p");
   const Batch build = rows(5000, 1000, 2, "b");
   try {
-    run(probe, build, {0}, JoinType::Inner, nullptr, 8 << 10, true);  // 16 buffers of at least 1 KB do not fit
+    // 17 write buffers of at least kSpillMinBufferBytes (256 B) do not fit in 2 KB.
+    run(probe, build, {0}, JoinType::Inner, nullptr, 2 << 10, true);
     FAIL() << "expected MEMORY_LIMIT_EXCEEDED";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::MEMORY_LIMIT_EXCEEDED);
     EXPECT_NE(e.message().find("spilling did not help: the buffers of its spill files"), std::string::npos)
         << e.message();
   }
+}
+
+TEST(HashJoinSpillTest, ASmallLimitSpillsWithSmallBuffers) {
+  // 8 KB: 17 write buffers of 1 KB (the floor before) could not fit; of 256 B they do, and the join spills
+  // (splitting its partitions again) to the in-memory rows.
+  const Batch probe = rows(2000, 1000, 1, "p");
+  const Batch build = rows(5000, 1000, 2, "b");
+  JoinRun want = run(probe, build, {0}, JoinType::Inner, nullptr, int64_t{1} << 40, false);
+  JoinRun got = run(probe, build, {0}, JoinType::Inner, nullptr, 8 << 10, true);
+  EXPECT_EQ(got.rows, want.rows);
+  EXPECT_FALSE(got.rows.empty());
+  EXPECT_GE(got.build.spills, 2u);  // the switch to partitioned mode and at least one split
+  EXPECT_LE(got.peak, 8 << 10);
+  EXPECT_EQ(got.left, 0);
 }
 
 TEST(HashJoinSpillTest, RandomSizesAndLimitsGiveTheInMemoryRowsOrAMemoryError) {

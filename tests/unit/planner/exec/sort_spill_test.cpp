@@ -103,6 +103,31 @@ TEST(SortSpillTest, ManyRunsNeedMergePasses) {
   EXPECT_GT(got.stats.spilled_rows, in.rows);
 }
 
+TEST(SortSpillTest, TheSortMayUseTheSpillReserve) {
+  // The sort runs last (ORDER BY above the final Gather): its data may go to the limit, the spill reserve
+  // included, so a sort that fits the limit does not spill because of the reserve.
+  const Batch in = input(20000, 7);
+  int64_t peak = 0;
+  {
+    TestContext tc(int64_t{1} << 40);
+    tc.ctx.spill = true;
+    tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
+    SortOp op(&tc.ctx, 0, source(&tc.ctx, Batch(in), 1000), {{0, true, false}});
+    drain(op);
+    ASSERT_EQ(op.stats().spilled_rows, 0u);
+    peak = tc.memory.peak();
+  }
+  TestContext tc(peak + (64 << 10));
+  tc.memory.set_spill_reserve(peak / 2);
+  tc.ctx.spill = true;
+  tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
+  SortOp op(&tc.ctx, 0, source(&tc.ctx, Batch(in), 1000), {{0, true, false}});
+  const V got = drain(op);
+  EXPECT_EQ(got.size(), in.rows);
+  EXPECT_EQ(op.stats().spilled_rows, 0u);
+  EXPECT_EQ(op.stats().spills, 0u);
+}
+
 TEST(SortSpillTest, FitsInMemoryWithSpillOnWritesNothing) {
   const Batch in = input(5000, 5);
   const Result got = sort(in, {{0, true, false}}, int64_t{1} << 40, true);

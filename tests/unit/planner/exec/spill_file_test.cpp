@@ -167,6 +167,37 @@ TEST(SpillFileTest, BufferSizeIsAShareOfTheLimitWithinBounds) {
   EXPECT_EQ(spill_buffer_bytes(int64_t{16} << 20, 16), 16u << 10);
 }
 
+TEST(SpillFileTest, BufferFloorIsSmallerUnderSmallLimits) {
+  // Under 1 MB the 4 KB floor gives way to limit / 256, down to kSpillMinBufferBytes.
+  EXPECT_EQ(spill_buffer_bytes(512 << 10, 16), 2u << 10);
+  EXPECT_EQ(spill_buffer_bytes(100 << 10, 16), 400u);
+  EXPECT_EQ(spill_buffer_bytes(16 << 10, 16), kSpillMinBufferBytes);
+  EXPECT_EQ(spill_buffer_bytes(1000, 1), kSpillMinBufferBytes);
+}
+
+TEST(MemoryTrackerTest, SpillReserveIsForSpillBuffersOnly) {
+  MemoryTracker m(1000);
+  m.set_spill_reserve(200);
+  EXPECT_TRUE(m.try_charge(700, 700));
+  EXPECT_FALSE(m.try_charge(150, 150));  // would reach into the reserve: data stops at 800
+  EXPECT_EQ(m.used(), 700);
+  EXPECT_TRUE(m.try_charge_spill_buffers(150, 150));  // buffers may use it
+  EXPECT_FALSE(m.try_charge_spill_buffers(151, 151));  // but not past the limit
+  m.charge(150, "Op#1 (worker 0)");  // a charge that cannot be refused goes to the limit
+  EXPECT_EQ(m.used(), 1000);
+  EXPECT_THROW(m.charge(1, "Op#1 (worker 0)"), Error);
+  m.release(1000);
+  m.set_spill_reserve(0);
+  EXPECT_TRUE(m.try_charge(1000, 1000));
+}
+
+TEST(MemoryTrackerTest, SpillReserveIsAnEighthOrMoreUnderSmallLimits) {
+  EXPECT_EQ(spill_reserve_for(int64_t{80} << 20, 4), int64_t{10} << 20);       // an eighth
+  EXPECT_EQ(spill_reserve_for(int64_t{1} << 40, 4), int64_t{64} << 20);        // at most 64 MB
+  EXPECT_EQ(spill_reserve_for(int64_t{512} << 10, 4), int64_t{128} << 10);     // 32 KB a worker
+  EXPECT_EQ(spill_reserve_for(int64_t{100} << 10, 4), int64_t{25} << 10);      // at most a quarter
+}
+
 TEST(MemoryTrackerTest, TryChargeRefusesWithoutThrowingOrCharging) {
   MemoryTracker m(1000);
   EXPECT_TRUE(m.try_charge(600, 600));
