@@ -81,9 +81,14 @@ void CardinalityEstimator::learn() {
   // join x to T: selectivity = rows(U) / (rows(T) x rows(x)), or rows(U) / rows(T) for a member x (a semi join
   // keeps a share of the left rows, a LEFT join multiplies them). The smallest such U (then the lowest) wins: the
   // observation closest to the edge.
-  for (const auto& [r, group] : edge_groups(graph_)) {
+  for (const auto& group_entry : edge_groups(graph_)) {
+    // Named copies, not structured bindings: the lambda below captures them (clang before 16 cannot capture a
+    // structured binding, and the fuzz build uses clang).
+    const RelSet r = group_entry.first;
     std::optional<std::pair<RelSet, double>> best;
-    for (const auto& [u, u_rows] : observed) {  // ascending by set: the first of the fewest relations wins
+    for (const auto& observed_entry : observed) {  // ascending by set: the first of the fewest relations wins
+      const RelSet u = observed_entry.first;
+      const double u_rows = observed_entry.second;
       if (!is_subset(r, u) || (best && rel_count(u) >= rel_count(best->first))) continue;
       for_each_rel(r, [&](int x) {
         if (best && best->first == u) return;
