@@ -4,34 +4,26 @@
 `stats clear` creates an empty store; rows go in with the stdlib sqlite3 module following the schema of
 docs/stats-store.md (so the documented schema is what the store reads); then list, show, summary, export,
 clear + import (the same listing again), gc, and the error paths (exit 1 for store/data errors, 2 for usage)."""
-import argparse
 import json
 import os
+import re
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import check  # noqa: E402
 
 
 def run(binary, *args):
-    p = subprocess.run([binary, *args], capture_output=True, text=True, timeout=60)
-    return p.returncode, p.stdout, p.stderr
+    return h.run(binary, *args, timeout=60)
 
 
 def signature_version():
     """SIGNATURE_VERSION of this build's source (rows of another version are ignored, and gc removes them)."""
-    import re
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    with open(os.path.join(root, "signatures", "signature.hpp")) as f:
+    with open(os.path.join(h.ROOT, "signatures", "signature.hpp")) as f:
         return int(re.search(r"SIGNATURE_VERSION\s*=\s*(\d+)", f.read()).group(1))
 
 
@@ -72,10 +64,7 @@ def fill(path):
     db.close()
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    args = ap.parse_args()
+def test(args):
     b = args.bin
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "data")
@@ -181,12 +170,7 @@ def main():
         check(rc == 2, "unknown verb")
         rc, out, _ = run(b, "stats", "--help")
         check(rc == 0 and "summary" in out and "import" in out, "help")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("stats command: ok")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    h.main(test, h.parser("--bin").parse_args(), "stats command: ok")

@@ -9,34 +9,22 @@
 - A failing query is recorded as failed with its typed error and capture goes on; an empty SQL file, a missing
   one, and a workload file that is corrupt, truncated or foreign are clear errors (exit code 1), never a crash.
 """
-import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import check  # noqa: E402
 
 
 def run(*args):
-    p = subprocess.run(list(args), capture_output=True, text=True, timeout=600)
-    return p.returncode, p.stdout, p.stderr
+    return h.run(*args, timeout=600)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--data", required=True, help="gen tpch --sf 0.01 --skew 1")
-    ap.add_argument("--workload", required=True, help="bench/workloads/skewed.sql")
-    args = ap.parse_args()
-    names = [l.split(":", 1)[1].strip() for l in open(args.workload, encoding="utf-8") if l.startswith("-- name:")]
+def test(args):
+    names = h.workload_names(args.workload)
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "w.hsw")
         rc, _, err = run(args.bin, "capture", "--data", args.data, "--queries", args.workload, "--out", out,
@@ -59,11 +47,7 @@ def main() -> int:
             check(len(q["result"]["digest"]) == 16 and int(q["result"]["row_count"]) > 0, f"{n}: digest {q['result']}")
             plan = q.get("plan") or {}
             check(plan.get("operator") and len(plan.get("signature", "")) == 32, f"{n}: plan root {plan.get('operator')}")
-            nodes, stack = [], [plan]
-            while stack:
-                node = stack.pop()
-                nodes.append(node)
-                stack.extend(node.get("children", []))
+            nodes = list(h.plan_nodes(plan))
             scans = [x for x in nodes if x["operator"] == "TableScan"]
             check(scans and all("actual_rows" in x and "estimated_rows" in x for x in scans), f"{n}: scans with rows")
             check(any(int(x.get("group", -1)) >= 0 for x in nodes), f"{n}: nodes carry their groups")
@@ -110,12 +94,10 @@ def main() -> int:
                 f.write(data)
             rc, _, err = run(args.bin, "workload", "show", path)
             check(rc == 1 and "DATA_ERROR" in err and expect in err, f"{label} workload file: {rc} {err}")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("workload capture: ok")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    ap = h.parser("--bin")
+    ap.add_argument("--data", required=True, help="gen tpch --sf 0.01 --skew 1")
+    ap.add_argument("--workload", required=True, help="bench/workloads/skewed.sql")
+    h.main(test, ap.parse_args(), "workload capture: ok")
