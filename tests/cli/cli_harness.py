@@ -21,9 +21,10 @@ ctest's build folder and by hand from anywhere):
   and the tail of stderr, and its `rc` is None (timeout) or the negative signal number.
 - `check(cond, what)` / `check_equal(got, want, what)` / `fail(what)`: a failed check prints `FAIL: what` at
   once (with `expected ... got ...` for check_equal) and is counted; the script goes on.
+- `require(cond, what)`: a check whose failure stops the test (main reports it; no traceback).
 - `main(test, args, ok_message)`: runs `test(args)`; an exception in it is a failure with its traceback; exits
   1 with the list of failures if there was any, else prints `ok_message` and exits 0.
-- Fixtures: ROOT (the source tree), TPCH (tests/differential/tpch, `tpch_sql("q01")`), `workload_names(path)`;
+- Fixtures: `gen_tpch(binary, sf, out)`, ROOT (the source tree), TPCH (tests/differential/tpch, `tpch_sql("q01")`), `workload_names(path)`;
   tests/differential is put on sys.path, so `import reexec_runs` works after importing this module.
 - `plan_nodes(node)`: a JSON plan node and all below it; `limit_sweep(...)`: the spill tests' runs of one query
   under fractions of its unconstrained peak memory.
@@ -49,6 +50,10 @@ if DIFFERENTIAL not in sys.path:
 failures: list[str] = []
 
 
+class Stop(Exception):
+    """Raised by `require`: the test cannot go on (main reports the failure already counted, no traceback)."""
+
+
 # ---- checks ---------------------------------------------------------------------------------------------------
 
 def fail(what: str) -> None:
@@ -71,10 +76,18 @@ def check_equal(got, want, what: str) -> bool:
     return False
 
 
+def require(cond, what: str) -> None:
+    """Like check, but a failure stops the test (for what every later check needs: a generated data folder)."""
+    if not check(cond, what):
+        raise Stop(what)
+
+
 def main(test: Callable[[argparse.Namespace], Optional[int]], args: argparse.Namespace, ok_message: str) -> None:
     """Runs `test(args)` and exits: 1 if any check failed, `test` raised or returned non-zero; else 0."""
     try:
         code = test(args)
+    except Stop:
+        code = None
     except Exception:  # a test that raises is a failure, reported like one, not a bare traceback
         traceback.print_exc()
         fail(f"the test raised {sys.exc_info()[0].__name__}: {sys.exc_info()[1]}")
@@ -159,6 +172,13 @@ def cli(binary: str, verb: str, data: str, sql: str, *extra, fmt: str = "json", 
 
 
 # ---- fixtures and plans ---------------------------------------------------------------------------------------
+
+def gen_tpch(binary: str, sf: str, out: str) -> str:
+    """`hindsight gen tpch --sf SF --out OUT`; a failure stops the test. Returns `out`."""
+    r = run(binary, "gen", "tpch", "--sf", sf, "--out", out, timeout=600)
+    require(r.rc == 0, f"gen tpch --sf {sf}: exit code {r.rc}: {_tail(r.stderr)}")
+    return out
+
 
 def tpch_sql(name: str) -> str:
     """The text of TPC-H query `name` ("q01") from tests/differential/tpch."""
