@@ -21,7 +21,7 @@ ctest's build folder and by hand from anywhere):
   and the tail of stderr, and its `rc` is None (timeout) or the negative signal number.
 - `check(cond, what)` / `check_equal(got, want, what)` / `fail(what)`: a failed check prints `FAIL: what` at
   once (with `expected ... got ...` for check_equal) and is counted; the script goes on.
-- `require(cond, what)`: a check whose failure stops the test (main reports it; no traceback).
+- `require(cond, what)` / `stop(what)`: a check whose failure stops the test (main reports it; no traceback).
 - `main(test, args, ok_message)`: runs `test(args)`; an exception in it is a failure with its traceback; exits
   1 with the list of failures if there was any, else prints `ok_message` and exits 0.
 - Fixtures: `gen_tpch(binary, sf, out)`, ROOT (the source tree), TPCH (tests/differential/tpch, `tpch_sql("q01")`), `workload_names(path)`;
@@ -76,10 +76,16 @@ def check_equal(got, want, what: str) -> bool:
     return False
 
 
+def stop(what: str) -> None:
+    """A failure that ends the test (main reports it; no traceback)."""
+    fail(what)
+    raise Stop(what)
+
+
 def require(cond, what: str) -> None:
     """Like check, but a failure stops the test (for what every later check needs: a generated data folder)."""
-    if not check(cond, what):
-        raise Stop(what)
+    if not cond:
+        stop(what)
 
 
 def main(test: Callable[[argparse.Namespace], Optional[int]], args: argparse.Namespace, ok_message: str) -> None:
