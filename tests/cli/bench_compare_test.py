@@ -19,7 +19,7 @@ import tempfile
 
 sys.dont_write_bytecode = True
 import cli_harness as h  # noqa: E402
-from cli_harness import check  # noqa: E402
+from cli_harness import check, check_equal  # noqa: E402
 
 DATA = os.path.join(h.ROOT, "tests", "cli", "testdata", "bench")
 COMPARE = os.path.join(h.ROOT, "scripts", "bench-compare.sh")
@@ -54,7 +54,7 @@ def test_compare():
         "micro.BM_Signature/8.cpu_ns": ("lower", "1000", "1050", "1.050", ""),
     }
     for metric, want in expect.items():
-        check(r.get(metric) == want, f"{metric}: got {r.get(metric)}, want {want}")
+        check_equal(r.get(metric), want, metric)
     check(set(r) == set(expect), f"the table has exactly the metrics in both files: {sorted(r)}")
     check("added (1, only in new): replay.oracle.plans_changed" in p.stdout, f"added listed: {p.stdout}")
     check("removed (1, only in old): feedback.stats_share_median" in p.stdout, f"removed listed: {p.stdout}")
@@ -120,17 +120,17 @@ def test_merge():
         with open(latest) as f:
             check(json.load(f) == m, "latest.json is a copy of the result")
         st = {k: v["status"] for k, v in m["sections"].items()}
-        check(st == {"sqlite": "ok", "duckdb": "skipped", "feedback": "failed", "plan_quality": "not run",
-                     "reexec": "failed", "memory": "failed", "replay": "ok", "micro": "skipped"}, f"statuses: {st}")
-        check(m["sections"]["duckdb"]["reason"] == "node/npm not found", "the skipped section says why")
-        check(m["sections"]["memory"]["reason"] == "the section wrote no JSON", m["sections"]["memory"]["reason"])
-        check(m["sections"]["sqlite"]["seconds"] == 12.5, "seconds recorded")
-        check(m["meta"] == {"commit": "0123456", "short_commit": "0123456", "dirty": True, "sf": 0.1, "nproc": 2,
-                            "repeat": 1}, f"meta: {m['meta']} (a commit of digits stays text)")
-        check(m["metrics"] == {"sqlite.gmean_sqlite_over_hindsight": 3.0, "sqlite.failed": 0,
-                               "sqlite.q01.sqlite_over_hindsight": 2.5, "reexec.wrong": 2,
-                               "reexec.rescued_share": 0.5, "replay.on.gmean_speedup_work": 1.1,
-                               "replay.on.plans_changed": 3}, f"metrics: {m['metrics']}")
+        check_equal(st, {"sqlite": "ok", "duckdb": "skipped", "feedback": "failed", "plan_quality": "not run",
+                         "reexec": "failed", "memory": "failed", "replay": "ok", "micro": "skipped"}, "statuses")
+        check_equal(m["sections"]["duckdb"]["reason"], "node/npm not found", "the skipped section says why")
+        check_equal(m["sections"]["memory"]["reason"], "the section wrote no JSON", "the section without JSON says so")
+        check_equal(m["sections"]["sqlite"]["seconds"], 12.5, "seconds recorded")
+        check_equal(m["meta"], {"commit": "0123456", "short_commit": "0123456", "dirty": True, "sf": 0.1, "nproc": 2,
+                                "repeat": 1}, "meta (a commit of digits stays text)")
+        check_equal(m["metrics"], {"sqlite.gmean_sqlite_over_hindsight": 3.0, "sqlite.failed": 0,
+                                   "sqlite.q01.sqlite_over_hindsight": 2.5, "reexec.wrong": 2,
+                                   "reexec.rescued_share": 0.5, "replay.on.gmean_speedup_work": 1.1,
+                                   "replay.on.plans_changed": 3}, "metrics")
         # The merged file is what the compare script reads.
         p = compare(out, out)
         check(p.rc == 0 and "7 metrics in both" in p.stdout, f"compare the merged file: {p.stdout}")
@@ -142,10 +142,9 @@ def test_memory_bound_error_code():
     err = ("re-execution: attempt 1 failed (MEMORY_LIMIT_EXCEEDED: Sort#0 needs 64.0 KB more); attempt 2 failed\n"
            "warning: re-execution: reoptimize+spill re-planned after MEMORY_LIMIT_EXCEEDED in attempt 2\n"
            "MEMORY_LIMIT_EXCEEDED: Sort#0 (worker 0): spilling did not help (TIMEOUT: not this one)\n")
-    check(memory_bound.error_code(err, 1) == "MEMORY_LIMIT_EXCEEDED", f"after re-execution's lines: "
-          f"{memory_bound.error_code(err, 1)}")
-    check(memory_bound.error_code("IO_ERROR: cannot read x.csv\n", 1) == "IO_ERROR", "one line")
-    check(memory_bound.error_code("Segmentation fault\n", -11) == "exit -11", "no typed error")
+    check_equal(memory_bound.error_code(err, 1), "MEMORY_LIMIT_EXCEEDED", "after re-execution's lines")
+    check_equal(memory_bound.error_code("IO_ERROR: cannot read x.csv\n", 1), "IO_ERROR", "one line")
+    check_equal(memory_bound.error_code("Segmentation fault\n", -11), "exit -11", "no typed error")
 
 
 def test(args):

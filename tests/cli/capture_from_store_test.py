@@ -18,7 +18,7 @@ import tempfile
 
 sys.dont_write_bytecode = True
 import cli_harness as h  # noqa: E402
-from cli_harness import check  # noqa: E402
+from cli_harness import check, check_equal  # noqa: E402
 
 
 def run(*args):
@@ -54,10 +54,10 @@ def test(args):
         want = [("s1", "SELECT count(*) FROM nation", True),
                 ("by_region", texts[1].split("\n", 1)[1], True),
                 ("s2", "SELECT max(s_acctbal) FROM supplier", True)]
-        check(got == want, f"workload show lists the three texts, in order, named: {got}")
-        check(w.get("queries_file") == "store:" + store, f"queries_file names the store: {w.get('queries_file')}")
+        check_equal(got, want, "workload show lists the three texts, in order, named")
+        check_equal(w.get("queries_file"), "store:" + store, "queries_file names the store")
         rows = [int(q.get("result", {}).get("row_count", -1)) for q in w.get("queries", [])]
-        check(rows == [1, 5, 1], f"row counts: {rows}")
+        check_equal(rows, [1, 5, 1], "row counts")
         rc, text, _ = run(b, "workload", "show", out)
         check(rc == 0 and all(n in text for n in ("s1", "by_region", "s2")), f"text show: {text}")
 

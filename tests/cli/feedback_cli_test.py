@@ -18,7 +18,7 @@ import tempfile
 
 sys.dont_write_bytecode = True
 import cli_harness as h  # noqa: E402
-from cli_harness import check  # noqa: E402
+from cli_harness import check, check_equal  # noqa: E402
 from cli_harness import plan_nodes as nodes  # noqa: E402
 
 
@@ -92,7 +92,7 @@ def test(args):
         estimates = lambda o: [(n["operator"], n["estimated_rows"], n["estimate_source"]) for n in nodes(o["physical"])]
         _, here, _ = run(b, "explain", data, JOIN_REORDERED)
         _, there, _ = run(b, "explain", data, JOIN_REORDERED, "--store", other)
-        check(estimates(here) == estimates(there), f"imported store: {estimates(there)} vs {estimates(here)}")
+        check_equal(estimates(there), estimates(here), "imported store: the estimates")
         check(any(src != "model" for _, _, src in estimates(there)), "imported store: every estimate from the model")
 
         # Stale: t rewritten at 3x its size. Its observations are not used; the new run is observed afresh.
@@ -100,7 +100,7 @@ def test(args):
         code, obj, err = run(b, "explain", data, FILTER, "--analyze")
         scan = physical(obj, "TableScan")[0]
         check(scan["estimate_source"] == "model", f"stale observation used: {scan['estimate_source']} {scan['estimated_rows']}")
-        check(scan["actual_rows"] == 590, f"rows after the rewrite: {scan['actual_rows']}")
+        check_equal(scan["actual_rows"], 590, "rows after the rewrite")
         code, obj, err = run(b, "explain", data, FILTER, "--analyze")
         scan = physical(obj, "TableScan")[0]
         check(scan["estimate_source"] == "runtime" and scan["estimated_rows"] == 590, f"re-observed: {scan}")

@@ -15,7 +15,7 @@ import tempfile
 
 sys.dont_write_bytecode = True
 import cli_harness as h  # noqa: E402
-from cli_harness import check  # noqa: E402
+from cli_harness import check, check_equal  # noqa: E402
 sys.path.insert(0, os.path.join(h.ROOT, "bench"))
 import plan_quality  # noqa: E402
 
@@ -51,7 +51,7 @@ def test(args):
          "actual_complete": True, "children": []}]}
     acc = {"rows": 0.0, "bytes": 0.0, "incomplete": 0}
     plan_quality.work_of(tree, acc)
-    check(acc == {"rows": 14.0, "bytes": 384.0, "incomplete": 0}, f"work of the made-up tree: {acc}")
+    check_equal(acc, {"rows": 14.0, "bytes": 384.0, "incomplete": 0}, "work of the made-up tree")
 
     with tempfile.TemporaryDirectory(prefix="hindsight-plan-quality-") as tmp:
         out = os.path.join(tmp, "pq.json")
@@ -59,9 +59,9 @@ def test(args):
         check(p.rc == 0, f"plan_quality.py exit code {p.rc}: {p.stdout[-2000:]} {p.stderr[-2000:]}")
         check("within 1.2x of the oracle plan" in p.stdout, f"no summary line: {p.stdout[-2000:]}")
         res = json.load(open(out)) if os.path.exists(out) else {"cases": [], "problems": ["no JSON written"]}
-        check(res["problems"] == [], f"problems: {res['problems']}")
+        check_equal(res["problems"], [], "problems")
         cases = {(c["query"], c["workers"]) for c in res["cases"]}
-        check(cases == {("q01", 1), ("q01", 2), ("q06", 1), ("q06", 2)}, f"cases: {sorted(cases)}")
+        check_equal(cases, {("q01", 1), ("q01", 2), ("q06", 1), ("q06", 2)}, "cases")
         for c in res["cases"]:
             where = f"{c['query']} workers={c['workers']}"
             m, o = c["model"], c["oracle"]
@@ -70,7 +70,7 @@ def test(args):
                   f"{where}: one table, yet the plans differ: {m['plan_hash']} {o['plan_hash']}")
             check(m["work"] > 0 and m["work"] == o["work"] and c["work_ratio"] == 1.0,
                   f"{where}: the same plan, different work: {m['work']} {o['work']}")
-            check(c["quality"] == 1.0, f"{where}: the same plan counts as 1.0, not {c['quality']}")
+            check_equal(c["quality"], 1.0, f"{where}: the same plan's quality")
             check(m["row_count"] == o["row_count"] == (4 if c["query"] == "q01" else 1),
                   f"{where}: rows {m['row_count']} {o['row_count']}")
             if c["workers"] == 2:
@@ -82,7 +82,7 @@ def test(args):
             f.write(WRAPPER.format(python=sys.executable, binary=os.path.abspath(args.bin)))
         os.chmod(wrapper, os.stat(wrapper).st_mode | stat.S_IEXEC)
         p = run_script(wrapper, args.data, out)
-        check(p.rc == 1, f"a dropped row: exit code {p.rc}")
+        check_equal(p.rc, 1, "a dropped row: exit code")
         check("WRONG ANSWER q01" in p.stdout and "WRONG ANSWER(S)" in p.stdout,
               f"a dropped row is not flagged: {p.stdout[-2000:]}")
 

@@ -16,7 +16,7 @@ import tempfile
 
 sys.dont_write_bytecode = True
 import cli_harness as h  # noqa: E402
-from cli_harness import check  # noqa: E402
+from cli_harness import check, check_equal  # noqa: E402
 
 
 def run(*args):
@@ -36,8 +36,8 @@ def test(args):
         rc, js, err = run(args.bin, "workload", "show", out, "--format", "json")
         w = json.loads(js) if rc == 0 else {}
         qs = w.get("queries", [])
-        check([q["name"] for q in qs] == names, f"queries in file order: {[q['name'] for q in qs]}")
-        check(w.get("settings") == [{"name": "workers", "value": "1"}], f"capture settings: {w.get('settings')}")
+        check_equal([q["name"] for q in qs], names, "queries in file order")
+        check_equal(w.get("settings"), [{"name": "workers", "value": "1"}], "capture settings")
         tables = {t["name"]: t for t in w.get("tables", [])}
         check(tables.get("lineitem", {}).get("row_count") not in (None, "0") and
               len(tables.get("lineitem", {}).get("data_version", "")) == 16, f"tables recorded: {tables.get('lineitem')}")
@@ -60,7 +60,7 @@ def test(args):
                          "--store", os.path.join(tmp, "b.db"), "--set", "workers=2")
         rc2, js2, _ = run(args.bin, "workload", "show", out2, "--format", "json")
         second = {q["name"]: q["result"]["digest"] for q in json.loads(js2)["queries"]} if rc == 0 and rc2 == 0 else {}
-        check(second == first, f"digests do not depend on the plan: {first} vs {second}")
+        check_equal(second, first, "digests do not depend on the plan (2 workers vs 1)")
 
         # A failing query is recorded; capture goes on.
         sql = os.path.join(tmp, "mixed.sql")
@@ -74,8 +74,8 @@ def test(args):
         rc, js, _ = run(args.bin, "workload", "show", out3, "--format", "json")
         qs = json.loads(js)["queries"] if rc == 0 else []
         got = [(q["name"], q["ok"], (q.get("error") or {}).get("code")) for q in qs]
-        check(got == [("fine", True, None), ("zero", False, "DATA_ERROR"), ("unknown", False, "BIND_ERROR"),
-                      ("q4", True, None)], f"failed queries recorded: {got}")
+        check_equal(got, [("fine", True, None), ("zero", False, "DATA_ERROR"), ("unknown", False, "BIND_ERROR"),
+                          ("q4", True, None)], "failed queries recorded")
         check(qs and qs[3]["settings"] == [{"name": "workers", "value": "2"}], f"a SET applies to what follows: {qs[-1:]}")
 
         # Clear errors.

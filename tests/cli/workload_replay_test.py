@@ -17,7 +17,7 @@ import tempfile
 
 sys.dont_write_bytecode = True
 import cli_harness as h  # noqa: E402
-from cli_harness import check  # noqa: E402
+from cli_harness import check, check_equal  # noqa: E402
 
 QUERY_KEYS = {"name", "status", "results_match", "plan_changed", "plan_diff", "captured_ms", "replayed_ms", "speedup",
               "work_before", "work_after", "qerror_before", "qerror_after", "attempts"}
@@ -57,7 +57,7 @@ def test(args):
         check("other data" not in err, f"no data warning on the capture's data: {err}")
         r = as_json(out)
         qs = r.get("queries", [])
-        check([q["name"] for q in qs] == names, f"every query replayed in order: {[q['name'] for q in qs]}")
+        check_equal([q["name"] for q in qs], names, "every query replayed in order")
         for q in qs:
             check(QUERY_KEYS <= set(q), f"{q['name']}: fields {sorted(QUERY_KEYS - set(q))} missing")
             check(q["status"] == "ok" and q["results_match"] is True, f"{q['name']}: ok and matching: {q}")
