@@ -177,6 +177,12 @@ def cli(binary: str, verb: str, data: str, sql: str, *extra, fmt: str = "json", 
     return run(binary, verb, "--data", data, "--format", fmt, *extra, sql, timeout=timeout)
 
 
+def cli_parts(binary: str, verb: str, data: str, sql: str, *extra, fmt: str = "json") -> tuple:
+    """`cli` as (exit code, the JSON object or None, stderr, stdout); JSON is parsed only when fmt is json."""
+    r = cli(binary, verb, data, sql, *extra, fmt=fmt)
+    return r.rc, (r.json if fmt == "json" else None), r.stderr, r.stdout
+
+
 # ---- fixtures and plans ---------------------------------------------------------------------------------------
 
 def gen_tpch(binary: str, sf: str, out: str) -> str:
@@ -199,8 +205,9 @@ def workload_names(path: str) -> list[str]:
 
 
 def plan_nodes(node: Optional[dict]) -> Iterator[dict]:
-    """A JSON plan node and every node below it (pre-order)."""
-    if not node:
+    """A JSON plan node and every node below it (pre-order). An empty node ({}) is yielded too, so that a check
+    over all nodes of a missing plan fails on the node's missing keys rather than holding over no node."""
+    if node is None:
         return
     yield node
     for c in node.get("children") or []:

@@ -22,6 +22,7 @@ sys.dont_write_bytecode = True
 import cli_harness as h  # noqa: E402
 from cli_harness import check  # noqa: E402
 from cli_harness import plan_nodes as nodes  # noqa: E402
+from cli_harness import cli_parts as run  # noqa: E402  (rc, JSON, stderr, stdout)
 
 # The select list reads b's filter columns too, so that they are outputs of its scan (a column only the scan's filter
 # reads is not) and the broadcast build side is as wide as memory_limit=12MB assumes.
@@ -30,11 +31,6 @@ MAP_JOIN = ("SELECT count(*), sum(b.l_quantity), max(b.l_extendedprice + b.l_tax
             "WHERE b.l_quantity + b.l_tax > 2 AND b.l_extendedprice / b.l_quantity > 900 "
             "AND b.l_tax + b.l_discount >= 0")
 JOIN = "SELECT count(*), sum(o_totalprice) FROM orders JOIN customer ON o_custkey = c_custkey"
-
-
-def run(binary, verb, data, sql, *extra, fmt="json"):
-    r = h.cli(binary, verb, data, sql, *extra, fmt=fmt)
-    return r.rc, (r.json if fmt == "json" else None), r.stderr, r.stdout
 
 
 def codes(obj):

@@ -19,16 +19,12 @@ sys.dont_write_bytecode = True
 import cli_harness as h  # noqa: E402
 from cli_harness import check  # noqa: E402
 from cli_harness import plan_nodes as nodes  # noqa: E402
+from cli_harness import cli_parts as run  # noqa: E402  (rc, JSON, stderr, stdout)
 
 # Four conjuncts the model cannot estimate (1/3 each) that every order passes: estimated 122 rows, 15000 run.
 MISESTIMATED = ("SELECT count(*) FROM customer JOIN orders ON c_custkey = o_custkey WHERE o_totalprice * 2 > 100 "
                 "AND o_totalprice * 3 > 100 AND o_totalprice * 4 > 100 AND o_totalprice * 5 > 100")
 W4 = ["--set", "workers=4", "--set", "reexec_min_gain=0.1"]
-
-
-def run(binary, verb, data, sql, *extra, fmt="json"):
-    r = h.cli(binary, verb, data, sql, *extra, fmt=fmt)
-    return r.rc, (r.json if fmt == "json" else None), r.stderr, r.stdout
 
 
 def test(args):
