@@ -8,12 +8,12 @@ ctest's build folder and by hand from anywhere):
     import cli_harness as h
 
     def test(args):
-        rc, out, err = h.run(args.bin, "stats", "list", "--store", store)
+        rc, out, err = h.run(args.bin, "stats", "list", "--store", args.store, "--format", "json", timeout=60)
         h.check(rc == 0, f"list: {err}")
-        h.check_equal(json.loads(out)["signatures"], [], "clear empties")
+        h.check_equal(json.loads(out)["signatures"], [], "an empty store lists nothing")
 
     if __name__ == "__main__":
-        h.main(test, h.parser("--bin").parse_args(), "stats command: ok")
+        h.main(test, h.parser("--bin", "--store").parse_args(), "empty store: ok")
 
 - `run(*cmd, timeout=...)`: the process's exit code, stdout and stderr (a `Result`, which unpacks as
   `rc, out, err` and parses stdout with `.json`). A process that outlives its timeout is killed and one that
@@ -24,8 +24,10 @@ ctest's build folder and by hand from anywhere):
 - `require(cond, what)` / `stop(what)`: a check whose failure stops the test (main reports it; no traceback).
 - `main(test, args, ok_message)`: runs `test(args)`; an exception in it is a failure with its traceback; exits
   1 with the list of failures if there was any, else prints `ok_message` and exits 0.
-- Fixtures: `gen_tpch(binary, sf, out)`, ROOT (the source tree), TPCH (tests/differential/tpch, `tpch_sql("q01")`), `workload_names(path)`;
-  tests/differential is put on sys.path, so `import reexec_runs` works after importing this module.
+- `cli(binary, verb, data, sql, *extra)`: `hindsight VERB --data DATA --format json EXTRA... SQL`; `cli_parts`
+  gives it as (rc, JSON or None, stderr, stdout).
+- Fixtures: `gen_tpch(binary, sf, out)`, ROOT (the source tree), TPCH (tests/differential/tpch; `tpch_sql("q01")`),
+  `workload_names(path)`. tests/differential is put on sys.path: `import reexec_runs` works after this module.
 - `plan_nodes(node)`: a JSON plan node and all below it; `limit_sweep(...)`: the spill tests' runs of one query
   under fractions of its unconstrained peak memory.
 """

@@ -55,7 +55,8 @@ def test(args):
         check(0 < s["off"]["gmean_vs_oracle_work"] < 10, f"off vs oracle work {s['off']['gmean_vs_oracle_work']}")
         check(s["on"]["within_1.2_oracle_work_share"] <= 1.0, "a share is at most 1")
         rep = j.get("replay") or {}
-        check_equal([m["feedback"] for m in rep.get("replays", [])], ["off", "on", "oracle"], "the replay's own JSON kept")
+        check_equal([m["feedback"] for m in rep.get("replays", [])], ["off", "on", "oracle"],
+                    "the replay's own JSON kept")
         check(j.get("repeat") == 1 and j.get("data") == args.data, f"repeat/data: {j.get('repeat')} {j.get('data')}")
         check("mode    plans chg" in p.stdout and "\noracle " in p.stdout, f"the table: {p.stdout[-1500:]}")
         for name in ("skewed.hsw", "capture.db", "on.db"):
