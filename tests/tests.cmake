@@ -139,6 +139,8 @@ add_test(NAME differential_left_written_order
 set_tests_properties(differential_left_written_order PROPERTIES
   FIXTURES_REQUIRED tpch_uniform TIMEOUT 900 PROCESSORS 2)
 
+# The tests/cli scripts share tests/cli/cli_harness.py (found beside each script, whatever the working folder):
+# running hindsight with a timeout (a hang or a signal is named), counted checks, exit 1 on any failure.
 # CLI behaviour on small data folders each script makes in a temp dir (no TPC-H fixture needed).
 add_test(NAME cli_csv_round_trip
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/csv_round_trip.py --bin $<TARGET_FILE:hindsight>)

@@ -14,25 +14,20 @@
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DATA = os.path.join(ROOT, "tests", "cli", "testdata", "bench")
-COMPARE = os.path.join(ROOT, "scripts", "bench-compare.sh")
-MERGE = os.path.join(ROOT, "bench", "bench_merge.py")
-failures = []
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import check, check_equal  # noqa: E402
 
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+DATA = os.path.join(h.ROOT, "tests", "cli", "testdata", "bench")
+COMPARE = os.path.join(h.ROOT, "scripts", "bench-compare.sh")
+MERGE = os.path.join(h.ROOT, "bench", "bench_merge.py")
 
 
 def compare(*args):
-    return subprocess.run(["bash", COMPARE, *args], capture_output=True, text=True, timeout=60)
+    return h.run("bash", COMPARE, *args, timeout=60)
 
 
 def rows(stdout: str) -> dict:
@@ -47,7 +42,7 @@ def rows(stdout: str) -> dict:
 
 def test_compare():
     p = compare(os.path.join(DATA, "old.json"), os.path.join(DATA, "new.json"))
-    check(p.returncode == 0, f"exit code {p.returncode} (it reports, it does not judge): {p.stderr}")
+    check(p.rc == 0, f"exit code {p.rc} (it reports, it does not judge): {p.stderr}")
     r = rows(p.stdout)
     expect = {
         "duckdb.hs_w1.gmean_hindsight_over_duckdb": ("lower", "1.5", "1.2", "0.800", "improved"),
@@ -59,7 +54,7 @@ def test_compare():
         "micro.BM_Signature/8.cpu_ns": ("lower", "1000", "1050", "1.050", ""),
     }
     for metric, want in expect.items():
-        check(r.get(metric) == want, f"{metric}: got {r.get(metric)}, want {want}")
+        check_equal(r.get(metric), want, metric)
     check(set(r) == set(expect), f"the table has exactly the metrics in both files: {sorted(r)}")
     check("added (1, only in new): replay.oracle.plans_changed" in p.stdout, f"added listed: {p.stdout}")
     check("removed (1, only in old): feedback.stats_share_median" in p.stdout, f"removed listed: {p.stdout}")
@@ -70,14 +65,14 @@ def test_compare():
     # A lower threshold marks the 5 % moves too; --only-marked leaves the unmarked rows out.
     p = compare(os.path.join(DATA, "old.json"), os.path.join(DATA, "new.json"), "--threshold", "2", "--only-marked")
     r = rows(p.stdout)
-    check(p.returncode == 0, f"--threshold 2: exit code {p.returncode}")
+    check(p.rc == 0, f"--threshold 2: exit code {p.rc}")
     check(r.get("micro.BM_Signature/8.cpu_ns", ("",) * 5)[4] == "REGRESSED", f"5 % slower at 2 %: {r}")
     check(r.get("replay.on.regressed_share", ("",) * 5)[4] == "REGRESSED", f"5 % more regressions at 2 %: {r}")
     check("replay.on.plans_changed" not in r, "an informational metric is never marked")
 
     # The same file twice: nothing moves.
     p = compare(os.path.join(DATA, "old.json"), os.path.join(DATA, "old.json"))
-    check(p.returncode == 0 and "0 regressed, 0 improved" in p.stdout, f"same file: {p.stdout}")
+    check(p.rc == 0 and "0 regressed, 0 improved" in p.stdout, f"same file: {p.stdout}")
 
 
 def test_bad_files():
@@ -87,7 +82,7 @@ def test_bad_files():
                        (os.path.join(DATA, "no_metrics.json"), "not a merged bench result")):
         for args in ((old, bad), (bad, old)):
             p = compare(*args)
-            check(p.returncode == 2, f"{os.path.basename(bad)}: exit code {p.returncode}, want 2")
+            check(p.rc == 2, f"{os.path.basename(bad)}: exit code {p.rc}, want 2")
             check(f"bench-compare: {bad}: {words}" in p.stderr, f"{os.path.basename(bad)}: the error: {p.stderr!r}")
             check("Traceback" not in p.stderr, f"{os.path.basename(bad)}: a traceback: {p.stderr}")
 
@@ -117,55 +112,47 @@ def test_merge():
         # plan_quality: nothing at all (the suite stopped before it)
         out = os.path.join(tmp, "out", "bench-abc-20261201T0000.json")
         latest = os.path.join(tmp, "out", "latest.json")
-        p = subprocess.run([sys.executable, MERGE, "--dir", sect, "--out", out, "--latest", latest, "--meta",
-                            "commit=0123456", "short_commit=0123456", "dirty=true", "sf=0.1", "nproc=2",
-                            "repeat=1"], capture_output=True, text=True, timeout=60)
-        check(p.returncode == 0, f"merge exit code {p.returncode}: {p.stderr}")
+        p = h.run(sys.executable, MERGE, "--dir", sect, "--out", out, "--latest", latest, "--meta",
+                  "commit=0123456", "short_commit=0123456", "dirty=true", "sf=0.1", "nproc=2", "repeat=1", timeout=60)
+        check(p.rc == 0, f"merge exit code {p.rc}: {p.stderr}")
         with open(out) as f:
             m = json.load(f)
         with open(latest) as f:
             check(json.load(f) == m, "latest.json is a copy of the result")
         st = {k: v["status"] for k, v in m["sections"].items()}
-        check(st == {"sqlite": "ok", "duckdb": "skipped", "feedback": "failed", "plan_quality": "not run",
-                     "reexec": "failed", "memory": "failed", "replay": "ok", "micro": "skipped"}, f"statuses: {st}")
-        check(m["sections"]["duckdb"]["reason"] == "node/npm not found", "the skipped section says why")
-        check(m["sections"]["memory"]["reason"] == "the section wrote no JSON", m["sections"]["memory"]["reason"])
-        check(m["sections"]["sqlite"]["seconds"] == 12.5, "seconds recorded")
-        check(m["meta"] == {"commit": "0123456", "short_commit": "0123456", "dirty": True, "sf": 0.1, "nproc": 2,
-                            "repeat": 1}, f"meta: {m['meta']} (a commit of digits stays text)")
-        check(m["metrics"] == {"sqlite.gmean_sqlite_over_hindsight": 3.0, "sqlite.failed": 0,
-                               "sqlite.q01.sqlite_over_hindsight": 2.5, "reexec.wrong": 2,
-                               "reexec.rescued_share": 0.5, "replay.on.gmean_speedup_work": 1.1,
-                               "replay.on.plans_changed": 3}, f"metrics: {m['metrics']}")
+        check_equal(st, {"sqlite": "ok", "duckdb": "skipped", "feedback": "failed", "plan_quality": "not run",
+                         "reexec": "failed", "memory": "failed", "replay": "ok", "micro": "skipped"}, "statuses")
+        check_equal(m["sections"]["duckdb"]["reason"], "node/npm not found", "the skipped section says why")
+        check_equal(m["sections"]["memory"]["reason"], "the section wrote no JSON", "the section without JSON says so")
+        check_equal(m["sections"]["sqlite"]["seconds"], 12.5, "seconds recorded")
+        check_equal(m["meta"], {"commit": "0123456", "short_commit": "0123456", "dirty": True, "sf": 0.1, "nproc": 2,
+                                "repeat": 1}, "meta (a commit of digits stays text)")
+        check_equal(m["metrics"], {"sqlite.gmean_sqlite_over_hindsight": 3.0, "sqlite.failed": 0,
+                                   "sqlite.q01.sqlite_over_hindsight": 2.5, "reexec.wrong": 2,
+                                   "reexec.rescued_share": 0.5, "replay.on.gmean_speedup_work": 1.1,
+                                   "replay.on.plans_changed": 3}, "metrics")
         # The merged file is what the compare script reads.
         p = compare(out, out)
-        check(p.returncode == 0 and "7 metrics in both" in p.stdout, f"compare the merged file: {p.stdout}")
+        check(p.rc == 0 and "7 metrics in both" in p.stdout, f"compare the merged file: {p.stdout}")
 
 
 def test_memory_bound_error_code():
-    sys.path.insert(0, os.path.join(ROOT, "bench"))
-    sys.dont_write_bytecode = True
+    sys.path.insert(0, os.path.join(h.ROOT, "bench"))
     import memory_bound  # noqa: E402
     err = ("re-execution: attempt 1 failed (MEMORY_LIMIT_EXCEEDED: Sort#0 needs 64.0 KB more); attempt 2 failed\n"
            "warning: re-execution: reoptimize+spill re-planned after MEMORY_LIMIT_EXCEEDED in attempt 2\n"
            "MEMORY_LIMIT_EXCEEDED: Sort#0 (worker 0): spilling did not help (TIMEOUT: not this one)\n")
-    check(memory_bound.error_code(err, 1) == "MEMORY_LIMIT_EXCEEDED", f"after re-execution's lines: "
-          f"{memory_bound.error_code(err, 1)}")
-    check(memory_bound.error_code("IO_ERROR: cannot read x.csv\n", 1) == "IO_ERROR", "one line")
-    check(memory_bound.error_code("Segmentation fault\n", -11) == "exit -11", "no typed error")
+    check_equal(memory_bound.error_code(err, 1), "MEMORY_LIMIT_EXCEEDED", "after re-execution's lines")
+    check_equal(memory_bound.error_code("IO_ERROR: cannot read x.csv\n", 1), "IO_ERROR", "one line")
+    check_equal(memory_bound.error_code("Segmentation fault\n", -11), "exit -11", "no typed error")
 
 
-def main():
+def test(args):
     test_memory_bound_error_code()
     test_compare()
     test_bad_files()
     test_merge()
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("bench_compare: ok")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    h.main(test, h.parser().parse_args(), "bench_compare: ok")

@@ -9,27 +9,20 @@ texts in the order first seen, named s1, by_region, s2, each ok with the rows a 
 not changed. Errors: a missing store (IO_ERROR naming it), a file that is not a store and a SQLite database of
 other tables (DATA_ERROR naming them), nothing recorded since --since, and the usage errors (exit 2).
 """
-import argparse
 import hashlib
 import json
 import os
 import sqlite3
-import subprocess
 import sys
 import tempfile
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import check, check_equal  # noqa: E402
 
 
 def run(*args):
-    p = subprocess.run(list(args), capture_output=True, text=True, timeout=300)
-    return p.returncode, p.stdout, p.stderr
+    return h.run(*args, timeout=300)
 
 
 def digest(path):
@@ -37,11 +30,7 @@ def digest(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--data", required=True)
-    args = ap.parse_args()
+def test(args):
     b, d = args.bin, args.data
     with tempfile.TemporaryDirectory() as tmp:
         store = os.path.join(tmp, "s.db")
@@ -65,10 +54,10 @@ def main():
         want = [("s1", "SELECT count(*) FROM nation", True),
                 ("by_region", texts[1].split("\n", 1)[1], True),
                 ("s2", "SELECT max(s_acctbal) FROM supplier", True)]
-        check(got == want, f"workload show lists the three texts, in order, named: {got}")
-        check(w.get("queries_file") == "store:" + store, f"queries_file names the store: {w.get('queries_file')}")
+        check_equal(got, want, "workload show lists the three texts, in order, named")
+        check_equal(w.get("queries_file"), "store:" + store, "queries_file names the store")
         rows = [int(q.get("result", {}).get("row_count", -1)) for q in w.get("queries", [])]
-        check(rows == [1, 5, 1], f"row counts: {rows}")
+        check_equal(rows, [1, 5, 1], "row counts")
         rc, text, _ = run(b, "workload", "show", out)
         check(rc == 0 and all(n in text for n in ("s1", "by_region", "s2")), f"text show: {text}")
 
@@ -122,12 +111,7 @@ def main():
                           (["--queries", notdb, "--from-store", store], "excludes")):
             rc, _, err = run(b, "capture", "--data", d, "--out", os.path.join(tmp, "y.hsw"), *bad)
             check(rc == 2 and what in err, f"usage {bad}: {rc} {err}")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("capture --from-store: ok")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    h.main(test, h.parser("--bin", "--data").parse_args(), "capture --from-store: ok")

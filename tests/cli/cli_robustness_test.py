@@ -13,17 +13,20 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 import unittest
 
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+
 ARGS: argparse.Namespace
 
 
-def run(*cli: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([ARGS.bin, *cli], capture_output=True, timeout=timeout)
+def run(*cli: str, timeout: float = 60) -> h.Result:
+    """The process's (rc, stdout bytes, stderr bytes); a timeout or a signal is also a harness failure."""
+    return h.run(ARGS.bin, *cli, timeout=timeout, text=False)
 
 
 class CliRobustnessTest(unittest.TestCase):
@@ -41,8 +44,8 @@ class CliRobustnessTest(unittest.TestCase):
             f.write(data)
         return path
 
-    def json_of(self, proc: subprocess.CompletedProcess) -> dict:
-        self.assertNotIn(proc.returncode, (-6, 134), "aborted: " + proc.stderr.decode("utf-8", "replace")[-300:])
+    def json_of(self, proc: h.Result) -> dict:
+        self.assertNotIn(proc.rc, (-6, 134), "aborted: " + proc.stderr.decode("utf-8", "replace")[-300:])
         self.assertTrue(proc.stdout.strip(), "no JSON on stdout; stderr: " + proc.stderr.decode("utf-8", "replace")[-300:])
         obj = json.loads(proc.stdout.decode("utf-8"))  # strict: the bytes must be UTF-8
         self.assertIsInstance(obj, dict)
@@ -56,7 +59,7 @@ class CliRobustnessTest(unittest.TestCase):
         for command in ("query", "explain", "groups"):
             with self.subTest(command=command):
                 proc = run(command, "--data", ARGS.data, "--format", "json", "-f", path)
-                self.assertEqual(proc.returncode, 1)
+                self.assertEqual(proc.rc, 1)
                 err = self.error_of(self.json_of(proc))
                 self.assertEqual(err["code"], "PARSE_ERROR")
                 self.assertEqual((err["line"], err["column"]), (1, 12))
@@ -65,13 +68,13 @@ class CliRobustnessTest(unittest.TestCase):
     def test_stray_byte_in_an_identifier(self):
         proc = run("query", "--data", ARGS.data, "--format", "json", "-f",
                    self.write("stray.sql", b"SELECT n_n\xffame FROM nation"))
-        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(proc.rc, 1)
         err = self.error_of(self.json_of(proc))
         self.assertEqual((err["code"], err["column"]), ("PARSE_ERROR", 11))
 
     def test_nul_byte_is_reported_whole(self):
         proc = run("query", "--data", ARGS.data, "--format", "json", "-f", self.write("nul.sql", b"SELECT 1\x00 + 2"))
-        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(proc.rc, 1)
         err = self.error_of(self.json_of(proc))
         self.assertEqual((err["code"], err["line"], err["column"]), ("PARSE_ERROR", 1, 9))
         self.assertEqual(err["message"], "invalid character NUL (byte 0x00) in the SQL text")
@@ -88,14 +91,14 @@ class CliRobustnessTest(unittest.TestCase):
         for command in ("query", "explain"):
             with self.subTest(command=command):
                 proc = run(command, "--data", data, "--format", "json", "SELECT 1")
-                self.assertEqual(proc.returncode, 1)
+                self.assertEqual(proc.rc, 1)
                 err = self.error_of(self.json_of(proc))
                 self.assertEqual(err["code"], "DATA_ERROR")
                 self.assertTrue(err["file"].endswith("catalog.json"))
 
     def test_directory_given_to_f_is_an_io_error(self):
         proc = run("query", "--data", ARGS.data, "--format", "json", "-f", self.tmp)
-        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(proc.rc, 1)
         err = self.error_of(self.json_of(proc))
         self.assertEqual(err["code"], "IO_ERROR")
         self.assertIn("is a directory", err["message"])
@@ -103,7 +106,7 @@ class CliRobustnessTest(unittest.TestCase):
     def test_unbounded_statement_file_stops_at_the_cap(self):
         started = time.monotonic()
         proc = run("query", "--data", ARGS.data, "-f", "/dev/zero", timeout=120)
-        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(proc.rc, 1)
         self.assertIn(b"IO_ERROR", proc.stderr)
         self.assertIn(b"larger than 64 MB", proc.stderr)
         self.assertLess(time.monotonic() - started, 60)
@@ -111,7 +114,7 @@ class CliRobustnessTest(unittest.TestCase):
     def test_giant_identifier_gives_a_bounded_error(self):
         path = self.write("ident.sql", b"SELECT " + b"x" * 1_000_000 + b" FROM nation")
         proc = run("query", "--data", ARGS.data, "-f", path)
-        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(proc.rc, 1)
         self.assertIn(b"BIND_ERROR at 1:8", proc.stderr)
         self.assertLess(len(proc.stderr), 4096)
         proc = run("query", "--data", ARGS.data, "--format", "json", "-f", path)
@@ -119,7 +122,7 @@ class CliRobustnessTest(unittest.TestCase):
 
     def test_runtime_error_has_a_position_in_json(self):
         proc = run("query", "--data", ARGS.data, "--format", "json", "SELECT n_name, 1 / (n_nationkey - n_nationkey) FROM nation")
-        self.assertEqual(proc.returncode, 1)
+        self.assertEqual(proc.rc, 1)
         err = self.error_of(self.json_of(proc))
         self.assertEqual((err["code"], err["line"], err["column"]), ("DATA_ERROR", 1, 16))
 
@@ -136,22 +139,18 @@ class CliRobustnessTest(unittest.TestCase):
 
     def test_well_formed_unicode_still_works(self):
         proc = run("query", "--data", ARGS.data, "--format", "json", "SELECT 'café' AS \"€\"")
-        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.rc, 0, proc.stderr)
         obj = self.json_of(proc)
         self.assertEqual(obj["rows"], [["café"]])
         self.assertEqual(obj["columns"][0]["name"], "€")
 
 
-def main() -> int:
-    global ARGS
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bin", required=True)
-    parser.add_argument("--data", required=True)
-    ARGS, rest = parser.parse_known_args()
-    sys.dont_write_bytecode = True
+def test(rest: list) -> None:
     result = unittest.main(argv=[sys.argv[0], *rest], exit=False, verbosity=2).result
-    return 0 if result.wasSuccessful() else 1
+    h.check(result.wasSuccessful(), f"unittest: {len(result.failures)} failure(s), {len(result.errors)} error(s) "
+            f"of {result.testsRun} tests (above)")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    ARGS, unittest_args = h.parser("--bin", "--data", description=__doc__.splitlines()[0]).parse_known_args()
+    h.main(test, unittest_args, "cli robustness: ok")

@@ -4,12 +4,13 @@
 A data folder gets tables of every column type with NULLs, empty strings, quotes, commas, line breaks and edge
 spaces, including a one-column table (whose NULL rows are blank lines). Each is exported with --format csv into a
 second table declared with the same columns; both are then compared through --format json."""
-import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
+
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
 
 COLUMNS = {
     "one": [("s", "VARCHAR")],
@@ -37,16 +38,12 @@ def catalog(tables):
 
 
 def query(binary, data, sql, fmt):
-    r = subprocess.run([binary, "query", "--data", data, "--format", fmt, sql], capture_output=True, timeout=120)
-    if r.returncode != 0:
-        sys.exit(f"FAIL: {sql!r} exited {r.returncode}: {r.stderr.decode(errors='replace')}")
+    r = h.run(binary, "query", "--data", data, "--format", fmt, sql, timeout=120, text=False)
+    h.require(r.rc == 0, f"{sql!r} exited {r.rc}: {r.stderr.decode(errors='replace')}")
     return r.stdout
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    args = ap.parse_args()
+def test(args):
     with tempfile.TemporaryDirectory(prefix="hindsight-csv-round-trip-") as data:
         tables = [(name, name) for name in COLUMNS] + [(name + "_copy", name) for name in COLUMNS]
         with open(os.path.join(data, "catalog.json"), "w") as f:
@@ -54,26 +51,19 @@ def main():
         for name, text in SOURCES.items():
             with open(os.path.join(data, f"{name}.csv"), "w", newline="") as f:
                 f.write(text)
-        failures = 0
         for name in COLUMNS:
             exported = query(args.bin, data, f"SELECT * FROM {name}", "csv")
             with open(os.path.join(data, f"{name}_copy.csv"), "wb") as f:
                 f.write(exported)
             original = json.loads(query(args.bin, data, f"SELECT * FROM {name}", "json"))["rows"]
             copy = json.loads(query(args.bin, data, f"SELECT * FROM {name}_copy", "json"))["rows"]
-            if original != copy or not original:
-                failures += 1
-                print(f"FAIL: {name}: exported CSV\n{exported!r}\nreads back as\n{copy}\ninstead of\n{original}")
+            h.check(original == copy and original,
+                    f"{name}: exported CSV\n{exported!r}\nreads back as\n{copy}\ninstead of\n{original}")
         # The source tables themselves: NULL and '' stay apart, blank lines of a one-column table are NULL rows.
         one = [row[0] for row in json.loads(query(args.bin, data, "SELECT * FROM one", "json"))["rows"]]
         expected = ["a", None, "", " lead", "a,b", 'say "hi"', "two\nlines", "cr\r\nlf", None]
-        if one != expected:
-            failures += 1
-            print(f"FAIL: table one reads as {one}, expected {expected}")
-        if failures:
-            sys.exit(1)
-        print("csv round trip: ok")
+        h.check_equal(one, expected, "table one reads back")
 
 
 if __name__ == "__main__":
-    main()
+    h.main(test, h.parser("--bin").parse_args(), "csv round trip: ok")

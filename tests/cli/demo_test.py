@@ -11,21 +11,14 @@
   oracle), 34 queries each and 0 results that differ.
 - The output names no folder but the ones given to the script (no machine paths).
 """
-import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-failures = []
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import check  # noqa: E402
 
 
 def section(out, number):
@@ -43,18 +36,13 @@ def table_rows(text):
     return []
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--sf", default="0.1")
-    args = ap.parse_args()
+def test(args):
     b = os.path.abspath(args.bin)
     with tempfile.TemporaryDirectory() as tmp:
         data, demo = os.path.join(tmp, "data"), os.path.join(tmp, "demo")
-        p = subprocess.run(["bash", "scripts/demo.sh", b, data, args.sf, demo], cwd=ROOT, capture_output=True,
-                           text=True, timeout=900)
+        p = h.run("bash", "scripts/demo.sh", b, data, args.sf, demo, cwd=h.ROOT, timeout=900)
         out = p.stdout + p.stderr
-        check(p.returncode == 0 and p.stderr == "", f"demo.sh: rc {p.returncode}, stderr {p.stderr!r}")
+        check(p.rc == 0 and p.stderr == "", f"demo.sh: rc {p.rc}, stderr {p.stderr!r}")
         print(out)
 
         s1 = section(out, 1)
@@ -67,10 +55,10 @@ def main():
               f"step 1: rescued in at most 2 attempts: {attempts}")
         check("plan changed" in s1, f"step 1 says what the re-plan changed: {s1!r}")
         rescued = table_rows(s1)
-        plain = subprocess.run([b, "query", "--data", data, "--store", os.path.join(tmp, "plain.db"), "--set",
-                                "workers=2", "--reexec", "none", query], capture_output=True, text=True, timeout=300)
+        plain = h.run(b, "query", "--data", data, "--store", os.path.join(tmp, "plain.db"), "--set", "workers=2",
+                      "--reexec", "none", query, timeout=300)
         truth = table_rows(plain.stdout)
-        check(plain.returncode == 0 and truth and rescued == truth,
+        check(plain.rc == 0 and truth and rescued == truth,
               f"step 1: the rescued rows {rescued} are the unconstrained run's {truth} ({plain.stderr})")
 
         s2 = section(out, 2)
@@ -102,12 +90,9 @@ def main():
         paths = [x for x in re.findall(r"(?<![\w.])/[\w.-]+(?:/[\w.-]+)+", out)
                  if not x.startswith((tmp, b))]
         check(not paths, f"no other absolute paths in the output: {paths}")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("demo: ok")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    ap = h.parser("--bin")
+    ap.add_argument("--sf", default="0.1")
+    h.main(test, ap.parse_args(), "demo: ok")

@@ -10,21 +10,16 @@
   and in the JSON "warnings", the right rows, and the file is left as it was.
 - Export, then import into an empty store: the same estimates.
 """
-import argparse
 import json
 import os
 import sqlite3
-import subprocess
 import sys
 import tempfile
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import check, check_equal  # noqa: E402
+from cli_harness import plan_nodes as nodes  # noqa: E402
 
 
 def write_table(data, name, rows):
@@ -48,19 +43,8 @@ def make_data(data):
 
 
 def run(binary, verb, data, sql, *extra):
-    p = subprocess.run([binary, verb, "--data", data, "--format", "json", *extra, sql],
-                       capture_output=True, text=True, timeout=120)
-    try:
-        obj = json.loads(p.stdout)
-    except json.JSONDecodeError:
-        obj = None
-    return p.returncode, obj, p.stderr
-
-
-def nodes(node):
-    yield node
-    for c in node.get("children") or []:
-        yield from nodes(c)
+    r = h.cli(binary, verb, data, sql, *extra)
+    return r.rc, r.json, r.stderr
 
 
 def physical(obj, operator):
@@ -72,10 +56,7 @@ JOIN = "SELECT count(*) FROM t, u WHERE t.a = u.a AND t.b = 3"
 JOIN_REORDERED = "SELECT count(*) FROM u x, t y WHERE y.b = 3 AND x.a = y.a"
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    args = ap.parse_args()
+def test(args):
     b = args.bin
     with tempfile.TemporaryDirectory(prefix="hindsight-feedback-cli-") as data:
         make_data(data)
@@ -104,14 +85,14 @@ def main():
         # Export, import into an empty store: the same estimates.
         export = os.path.join(data, "stats.hsstats")
         other = os.path.join(data, "other.db")
-        p = subprocess.run([b, "stats", "export", export, "--data", data], capture_output=True, text=True)
-        check(p.returncode == 0, f"export: {p.stderr}")
-        p = subprocess.run([b, "stats", "import", export, "--store", other], capture_output=True, text=True)
-        check(p.returncode == 0, f"import: {p.stderr}")
+        p = h.run(b, "stats", "export", export, "--data", data)
+        check(p.rc == 0, f"export: {p.stderr}")
+        p = h.run(b, "stats", "import", export, "--store", other)
+        check(p.rc == 0, f"import: {p.stderr}")
         estimates = lambda o: [(n["operator"], n["estimated_rows"], n["estimate_source"]) for n in nodes(o["physical"])]
         _, here, _ = run(b, "explain", data, JOIN_REORDERED)
         _, there, _ = run(b, "explain", data, JOIN_REORDERED, "--store", other)
-        check(estimates(here) == estimates(there), f"imported store: {estimates(there)} vs {estimates(here)}")
+        check_equal(estimates(there), estimates(here), "imported store: the estimates")
         check(any(src != "model" for _, _, src in estimates(there)), "imported store: every estimate from the model")
 
         # Stale: t rewritten at 3x its size. Its observations are not used; the new run is observed afresh.
@@ -119,7 +100,7 @@ def main():
         code, obj, err = run(b, "explain", data, FILTER, "--analyze")
         scan = physical(obj, "TableScan")[0]
         check(scan["estimate_source"] == "model", f"stale observation used: {scan['estimate_source']} {scan['estimated_rows']}")
-        check(scan["actual_rows"] == 590, f"rows after the rewrite: {scan['actual_rows']}")
+        check_equal(scan["actual_rows"], 590, "rows after the rewrite")
         code, obj, err = run(b, "explain", data, FILTER, "--analyze")
         scan = physical(obj, "TableScan")[0]
         check(scan["estimate_source"] == "runtime" and scan["estimated_rows"] == 590, f"re-observed: {scan}")
@@ -150,12 +131,6 @@ def main():
             with open(path, "rb") as f:
                 check(f.read() == before, f"{what}: the store file was changed")
 
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("ok")
-    return 0
-
 
 if __name__ == "__main__":
-    sys.exit(main())
+    h.main(test, h.parser("--bin").parse_args(), "ok")

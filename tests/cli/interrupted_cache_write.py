@@ -7,7 +7,6 @@
 Each attempt deletes the .hsc caches, starts a query over TPC-H SF 0.05 and polls the data folder until a temp file
 shows up, then signals the process. An attempt counts only if the signal reached the process while it was still
 running (it died of it); attempts where it finished first are retried."""
-import argparse
 import os
 import re
 import signal
@@ -15,6 +14,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import fail  # noqa: E402
 
 TEMP = re.compile(r"\.(hsc|stats)\.tmp\.\d+\.\d+$")
 QUERY = "SELECT count(*) FROM lineitem"
@@ -65,17 +68,12 @@ def signal_mid_write(binary, data, sig):
         return proc.wait(timeout=60), seen
     except subprocess.TimeoutExpired:
         proc.kill()
-        sys.exit(f"FAIL: the query did not end within 60 s of signal {sig}")
+        h.stop(f"the query did not end within 60 s of signal {sig}")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    args = ap.parse_args()
-    failures = []
+def test(args):
     with tempfile.TemporaryDirectory(prefix="hindsight-interrupted-") as data:
-        subprocess.run([args.bin, "gen", "tpch", "--sf", "0.05", "--out", data], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        h.gen_tpch(args.bin, "0.05", data)
 
         # SIGKILL: the temp file survives the process; the next load sweeps it.
         for attempt in range(ATTEMPTS):
@@ -84,15 +82,15 @@ def main():
             if rc == -signal.SIGKILL and left:
                 break
         else:
-            failures.append(f"SIGKILL never caught a cache write in {ATTEMPTS} attempts")
+            fail(f"SIGKILL never caught a cache write in {ATTEMPTS} attempts")
             left = []
         if left:
-            r = subprocess.run([args.bin, "query", "--data", data, QUERY], capture_output=True, timeout=300)
-            if r.returncode != 0:
-                failures.append(f"query after SIGKILL failed: {r.stderr.decode(errors='replace')}")
+            r = h.run(args.bin, "query", "--data", data, QUERY, timeout=300)
+            if r.rc != 0:
+                fail(f"query after SIGKILL failed: {r.stderr}")
             still = [f for f in temp_files(data) if f in left]
             if still:
-                failures.append(f"the load after SIGKILL did not remove {still}")
+                fail(f"the load after SIGKILL did not remove {still}")
             print(f"SIGKILL: left {len(left)} temp file(s) for the next load to remove")
 
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
@@ -102,22 +100,19 @@ def main():
                 pid = last_pid
                 if rc != -sig:
                     if seen:
-                        failures.append(f"{sig.name}: exit status {rc} instead of dying of the signal")
+                        fail(f"{sig.name}: exit status {rc} ({h.signal_name(rc) if rc < 0 else 'exit'}) instead of "
+                             "dying of the signal")
                     continue  # the query finished before the signal: try again
                 caught += 1
                 left = temp_files(data, pid)
                 if left:
-                    failures.append(f"{sig.name}: temp files left behind: {left}")
+                    fail(f"{sig.name}: temp files left behind: {left}")
                 if caught == 3:
                     break
             if caught == 0:
-                failures.append(f"{sig.name} never reached the query during a cache write in {ATTEMPTS} attempts")
+                fail(f"{sig.name} never reached the query during a cache write in {ATTEMPTS} attempts")
             print(f"{sig.name}: {caught} interrupted write(s)")
-    if failures:
-        print("FAIL:\n  " + "\n  ".join(failures))
-        sys.exit(1)
-    print("interrupted cache writes: ok")
 
 
 if __name__ == "__main__":
-    main()
+    h.main(test, h.parser("--bin").parse_args(), "interrupted cache writes: ok")

@@ -16,14 +16,14 @@ TPC-H queries, at each worker count, this checks
 Usage: memory_held_test.py --bin build/hindsight --data DIR [--workers 1,3] [--queries 1,18] [--report]
 (--report prints every operator's figures; use it with --data on an SF 1 folder for the SF 1 table.)
 """
-import argparse
 import json
 import os
-import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-TPCH = os.path.join(HERE, "..", "differential", "tpch")
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import fail  # noqa: E402
+
 FIXED = 80 * 1024
 MIN_BYTES = 64 * 1024  # an operator is counted as checked from this size on
 RATIO = 2.0
@@ -32,9 +32,8 @@ RATIO = 2.0
 def explain(binary, data, query_file, workers):
     cmd = [binary, "explain", "--analyze", "--format", "json", "--data", data, "--set", f"workers={workers}",
            "--set", "stats_scope=off", "-f", query_file]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    if p.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr[-2000:]}")
+    p = h.run(*cmd, timeout=600)
+    h.require(p.rc == 0, f"{' '.join(cmd)} failed ({p.rc}): {p.stderr[-2000:]}")
     return json.loads(p.stdout)
 
 
@@ -49,25 +48,17 @@ def mb(b):
     return f"{b / 1048576:.1f} MB"
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--data", required=True)
-    ap.add_argument("--workers", default="1,3")
-    ap.add_argument("--queries", default=",".join(str(q) for q in range(1, 23)))
-    ap.add_argument("--report", action="store_true")
-    a = ap.parse_args()
-    failures = []
+def test(a):
     checked = 0
     for w in [int(x) for x in a.workers.split(",")]:
         for q in [int(x) for x in a.queries.split(",")]:
-            j = explain(a.bin, a.data, os.path.join(TPCH, f"q{q:02d}.sql"), w)
+            j = explain(a.bin, a.data, os.path.join(h.TPCH, f"q{q:02d}.sql"), w)
             ops = []
             operators(j["physical"], ops)
             for c in j.get("ctes", []):
                 operators(c["physical"], ops)
             if not any(o["memory"] > 0 for o in ops):
-                failures.append(f"Q{q} w{w}: no operator reports memory (the figures are missing)")
+                fail(f"Q{q} w{w}: no operator reports memory (the figures are missing)")
             for o in ops:
                 mem, held = o["memory"], o["memory_held"]
                 name = f"Q{q} w{w} #{o['id']} {o['operator']}"
@@ -77,22 +68,23 @@ def main():
                 if mem >= MIN_BYTES:
                     checked += 1
                 if mem > RATIO * held + FIXED * w:
-                    failures.append(f"{name}: charged {mb(mem)} for {mb(held)} held (> {RATIO}x + {FIXED * w} B)")
+                    fail(f"{name}: charged {mb(mem)} for {mb(held)} held (> {RATIO}x + {FIXED * w} B)")
                 if held > mem:
-                    failures.append(f"{name}: holds {mb(held)} live but charged only {mb(mem)}")
+                    fail(f"{name}: holds {mb(held)} live but charged only {mb(mem)}")
             peak, held = j["memory"]["peak"], j["memory"]["held_at_peak"]
             if a.report:
                 print(f"Q{q} w{w} statement peak {mb(peak)} held at peak {mb(held)} ratio "
                       f"{peak / held if held else float('inf'):.2f}")
             if peak >= MIN_BYTES and (held <= 0 or peak > RATIO * held):
-                failures.append(f"Q{q} w{w}: statement peak {mb(peak)} for {mb(held)} held at the peak (> {RATIO}x)")
+                fail(f"Q{q} w{w}: statement peak {mb(peak)} for {mb(held)} held at the peak (> {RATIO}x)")
     if checked == 0:
-        failures.append("no operator charged enough memory to be checked: the data is too small")
-    for f in failures:
-        print("FAIL", f)
-    print(f"{checked} operator figures checked, {len(failures)} failures")
-    return 1 if failures else 0
+        fail("no operator charged enough memory to be checked: the data is too small")
+    print(f"{checked} operator figures checked, {len(h.failures)} failures")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    ap = h.parser("--bin", "--data")
+    ap.add_argument("--workers", default="1,3")
+    ap.add_argument("--queries", default=",".join(str(q) for q in range(1, 23)))
+    ap.add_argument("--report", action="store_true")
+    h.main(test, ap.parse_args(), "memory held: ok")

@@ -7,32 +7,22 @@
 - A plan that returns a different number of rows is a wrong answer: a wrapper binary that drops a row from the
   oracle's result makes the script say WRONG ANSWER and exit 1.
 """
-import argparse
 import json
 import os
 import stat
-import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.join(ROOT, "bench"))
+import cli_harness as h  # noqa: E402
+from cli_harness import check, check_equal  # noqa: E402
+sys.path.insert(0, os.path.join(h.ROOT, "bench"))
 import plan_quality  # noqa: E402
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def run_script(binary, data, out_json):
-    cmd = [sys.executable, os.path.join(ROOT, "bench", "plan_quality.py"), "--bin", binary, "--sf-dir", data,
-           "--queries", "1,6", "--repeat", "1", "--json", out_json]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    return h.run(sys.executable, os.path.join(h.ROOT, "bench", "plan_quality.py"), "--bin", binary, "--sf-dir", data,
+                 "--queries", "1,6", "--repeat", "1", "--json", out_json, timeout=300)
 
 
 # Runs the real binary; from a `query` with cardinality=oracle (an option or a SET in the script) it drops the last
@@ -53,11 +43,7 @@ sys.exit(proc.returncode)
 """
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--data", required=True, help="TPC-H SF 0.01 folder")
-    args = ap.parse_args()
+def test(args):
 
     # The work of a made-up tree: 10 + 4 rows, the broadcast's 4 rows at 96 bytes each (2 copies of 48).
     tree = {"operator": "HashJoin", "actual_rows": 10, "actual_complete": True, "children": [
@@ -65,17 +51,17 @@ def main():
          "actual_complete": True, "children": []}]}
     acc = {"rows": 0.0, "bytes": 0.0, "incomplete": 0}
     plan_quality.work_of(tree, acc)
-    check(acc == {"rows": 14.0, "bytes": 384.0, "incomplete": 0}, f"work of the made-up tree: {acc}")
+    check_equal(acc, {"rows": 14.0, "bytes": 384.0, "incomplete": 0}, "work of the made-up tree")
 
     with tempfile.TemporaryDirectory(prefix="hindsight-plan-quality-") as tmp:
         out = os.path.join(tmp, "pq.json")
         p = run_script(args.bin, args.data, out)
-        check(p.returncode == 0, f"plan_quality.py exit code {p.returncode}: {p.stdout[-2000:]} {p.stderr[-2000:]}")
+        check(p.rc == 0, f"plan_quality.py exit code {p.rc}: {p.stdout[-2000:]} {p.stderr[-2000:]}")
         check("within 1.2x of the oracle plan" in p.stdout, f"no summary line: {p.stdout[-2000:]}")
         res = json.load(open(out)) if os.path.exists(out) else {"cases": [], "problems": ["no JSON written"]}
-        check(res["problems"] == [], f"problems: {res['problems']}")
+        check_equal(res["problems"], [], "problems")
         cases = {(c["query"], c["workers"]) for c in res["cases"]}
-        check(cases == {("q01", 1), ("q01", 2), ("q06", 1), ("q06", 2)}, f"cases: {sorted(cases)}")
+        check_equal(cases, {("q01", 1), ("q01", 2), ("q06", 1), ("q06", 2)}, "cases")
         for c in res["cases"]:
             where = f"{c['query']} workers={c['workers']}"
             m, o = c["model"], c["oracle"]
@@ -84,7 +70,7 @@ def main():
                   f"{where}: one table, yet the plans differ: {m['plan_hash']} {o['plan_hash']}")
             check(m["work"] > 0 and m["work"] == o["work"] and c["work_ratio"] == 1.0,
                   f"{where}: the same plan, different work: {m['work']} {o['work']}")
-            check(c["quality"] == 1.0, f"{where}: the same plan counts as 1.0, not {c['quality']}")
+            check_equal(c["quality"], 1.0, f"{where}: the same plan's quality")
             check(m["row_count"] == o["row_count"] == (4 if c["query"] == "q01" else 1),
                   f"{where}: rows {m['row_count']} {o['row_count']}")
             if c["workers"] == 2:
@@ -96,16 +82,12 @@ def main():
             f.write(WRAPPER.format(python=sys.executable, binary=os.path.abspath(args.bin)))
         os.chmod(wrapper, os.stat(wrapper).st_mode | stat.S_IEXEC)
         p = run_script(wrapper, args.data, out)
-        check(p.returncode == 1, f"a dropped row: exit code {p.returncode}")
+        check_equal(p.rc, 1, "a dropped row: exit code")
         check("WRONG ANSWER q01" in p.stdout and "WRONG ANSWER(S)" in p.stdout,
               f"a dropped row is not flagged: {p.stdout[-2000:]}")
 
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("plan_quality.py: ok")
-    return 0
-
 
 if __name__ == "__main__":
-    sys.exit(main())
+    ap = h.parser("--bin")
+    ap.add_argument("--data", required=True, help="TPC-H SF 0.01 folder")
+    h.main(test, ap.parse_args(), "plan_quality.py: ok")

@@ -7,7 +7,6 @@ With stderr on a pseudo-terminal: every query gets a '\\r'-rewritten line "[==> 
 "(feedback MODE)"), the line is cleared before the closing message, and no line is as wide as the terminal. With
 stderr a pipe (what scripts and the other tests see): no '\\r', no escape sequence, only the closing message.
 """
-import argparse
 import fcntl
 import os
 import pty
@@ -17,7 +16,9 @@ import sys
 import tempfile
 import termios
 
-failures = []
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import check  # noqa: E402
 
 SQL = ("-- name: regions\nSELECT r_name FROM region;\n"
        "-- name: nations\nSELECT count(*) FROM nation;\n"
@@ -25,12 +26,6 @@ SQL = ("-- name: regions\nSELECT r_name FROM region;\n"
        "GROUP BY n_name;\n")
 NAMES = ["regions", "nations", "suppliers_by_nation"]
 COLUMNS = 40
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def on_tty(args):
@@ -51,14 +46,12 @@ def on_tty(args):
     out = p.stdout.read()
     rc = p.wait()
     os.close(master)
+    if rc < 0:
+        h.fail(f"`{h.describe(args)}` on a tty was killed by {h.signal_name(rc)}")
     return rc, out.decode(), got.decode("utf-8", "replace")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--data", required=True)
-    args = ap.parse_args()
+def test(args):
     with tempfile.TemporaryDirectory() as tmp:
         sql = os.path.join(tmp, "w.sql")
         with open(sql, "w") as f:
@@ -87,19 +80,14 @@ def main():
         check("\r" not in out and "\033" not in out, f"stdout has no bar: {out!r}")
 
         # Not a terminal: nothing of the bar.
-        p = subprocess.run(capture, capture_output=True, text=True, timeout=300)
-        check(p.returncode == 0 and p.stderr == f"captured 3 queries (0 failed) into {w}\n",
+        p = h.run(*capture, timeout=300)
+        check(p.rc == 0 and p.stderr == f"captured 3 queries (0 failed) into {w}\n",
               f"capture, stderr a pipe: only the closing message: {p.stderr!r}")
-        p = subprocess.run([args.bin, "replay", w, "--data", args.data, "--feedback", "off,oracle",
-                            "--store", os.path.join(tmp, "r2.db")], capture_output=True, text=True, timeout=300)
-        check(p.returncode == 0 and "\r" not in p.stderr and "\033" not in p.stderr and "feedback" not in p.stderr,
+        p = h.run(args.bin, "replay", w, "--data", args.data, "--feedback", "off,oracle", "--store",
+                  os.path.join(tmp, "r2.db"), timeout=300)
+        check(p.rc == 0 and "\r" not in p.stderr and "\033" not in p.stderr and "feedback" not in p.stderr,
               f"replay, stderr a pipe: no bar: {p.stderr!r}")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("progress bar: ok")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    h.main(test, h.parser("--bin", "--data").parse_args(), "progress bar: ok")

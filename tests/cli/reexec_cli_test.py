@@ -14,14 +14,15 @@
   reexec_max_attempts is respected; an overlay scoped to MEMORY_LIMIT_EXCEEDED applies to that error
   and not to TIMEOUT.
 """
-import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
-failures = []
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import check  # noqa: E402
+from cli_harness import plan_nodes as nodes  # noqa: E402
+from cli_harness import cli_parts as run  # noqa: E402  (rc, JSON, stderr, stdout)
 
 # The select list reads b's filter columns too, so that they are outputs of its scan (a column only the scan's filter
 # reads is not) and the broadcast build side is as wide as memory_limit=12MB assumes.
@@ -32,41 +33,13 @@ MAP_JOIN = ("SELECT count(*), sum(b.l_quantity), max(b.l_extendedprice + b.l_tax
 JOIN = "SELECT count(*), sum(o_totalprice) FROM orders JOIN customer ON o_custkey = c_custkey"
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(binary, verb, data, sql, *extra, fmt="json"):
-    p = subprocess.run([binary, verb, "--data", data, "--format", fmt, *extra, sql],
-                       capture_output=True, text=True, timeout=120)
-    obj = None
-    if fmt == "json":
-        try:
-            obj = json.loads(p.stdout)
-        except json.JSONDecodeError:
-            pass
-    return p.returncode, obj, p.stderr, p.stdout
-
-
 def codes(obj):
     return [(a["error"] or {}).get("code") for a in obj["attempts"]]
 
 
-def nodes(node):
-    yield node
-    for c in node.get("children") or []:
-        yield from nodes(c)
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    args = ap.parse_args()
+def test(args):
     with tempfile.TemporaryDirectory() as tmp:
-        data = os.path.join(tmp, "tpch")
-        subprocess.run([args.bin, "gen", "tpch", "--sf", "0.01", "--out", data], check=True, capture_output=True)
+        data = h.gen_tpch(args.bin, "0.01", os.path.join(tmp, "tpch"))
         store = lambda name: ["--store", os.path.join(tmp, name + ".db")]
         # The broadcast plan peaks near 17.5 MB (its exchange holds 11 MB before the builds start: a limit much
         # nearer the peak let a busy machine finish it), the partitioned one near 6 MB (the five lineitem columns
@@ -151,12 +124,6 @@ def main():
         rc, obj, err, _ = run(args.bin, "query", data, JOIN, "--reexec", "sometimes")
         check(rc == 1 and "TYPE_ERROR" in err, f"unknown strategy refused: {rc} {err}")
 
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("reexec CLI: ok")
-    return 0
-
 
 if __name__ == "__main__":
-    sys.exit(main())
+    h.main(test, h.parser("--bin").parse_args(), "reexec CLI: ok")

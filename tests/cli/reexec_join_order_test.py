@@ -17,14 +17,13 @@ an unconstrained run's; the join order of attempt 1's plan (plain EXPLAIN: the p
 ran) is ((orders ⋈ lineitem) ⋈ customer) and that of attempt 2 (explain --analyze: the final attempt's
 plan) is (lineitem ⋈ (orders ⋈ customer)); the unconstrained run needs more than the limit.
 """
-import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
-failures = []
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import check  # noqa: E402
 
 PRELOAD = "SELECT * FROM lineitem LIMIT 1; SELECT * FROM orders LIMIT 1; SELECT * FROM customer LIMIT 1; "
 QUERY = ("SELECT count(*), sum(l_quantity) FROM lineitem JOIN orders ON l_orderkey = o_orderkey "
@@ -36,19 +35,9 @@ LIMIT = "400KB"
 LIMIT_BYTES = 400 << 10
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
 def run(binary, verb, data, sql, store, *extra):
-    p = subprocess.run([binary, verb, "--data", data, "--format", "json", "--store", store, *extra, sql],
-                       capture_output=True, text=True, timeout=120)
-    try:
-        return p.returncode, json.loads(p.stdout), p.stderr
-    except json.JSONDecodeError:
-        return p.returncode, None, p.stderr
+    r = h.cli(binary, verb, data, sql, "--store", store, *extra)
+    return r.rc, r.json, r.stderr
 
 
 def join_order(node):
@@ -63,11 +52,7 @@ def join_order(node):
     return kids[0] if len(kids) == 1 else ("[" + ", ".join(kids) + "]" if kids else "")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--data", required=True, help="TPC-H SF 0.01 generated with --skew 1")
-    args = ap.parse_args()
+def test(args):
     limited = PRELOAD + f"SET memory_limit = '{LIMIT}'; " + QUERY
     with tempfile.TemporaryDirectory() as tmp:
         for workers in (1, 4):
@@ -114,12 +99,9 @@ def main():
             with_none = run(args.bin, "query", args.data, limited, store("none"), *w, "--reexec", "none")
             check(with_none[0] == 1 and with_none[1] and len(with_none[1]["attempts"]) == 1,
                   f"workers={workers}: without re-execution the query fails: {with_none[0]}")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("reexec join order: ok")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    ap = h.parser("--bin")
+    ap.add_argument("--data", required=True, help="TPC-H SF 0.01 generated with --skew 1")
+    h.main(test, ap.parse_args(), "reexec join order: ok")

@@ -20,20 +20,15 @@ any attempt, never a crash or a hang, never more attempts than allowed. A failin
 that replays it (`--seed S --only-case I`). The seed is printed first; `--long` draws 10x the cases with a
 random seed unless one is given (`make reexec-fuzz`).
 """
-import argparse
 import concurrent.futures
-import os
 import random
-import re
 import sys
 import tempfile
 import time
 
 sys.dont_write_bytecode = True
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tests", "differential"))
-import reexec_runs as rr  # noqa: E402
+import cli_harness as h  # noqa: E402
+import reexec_runs as rr  # noqa: E402  (tests/differential, on sys.path through cli_harness)
 
 FRACTIONS = (0.3, 0.6, 0.9)
 WORKERS = (1, 2, 3)
@@ -59,9 +54,8 @@ def draw_case(rng: random.Random, n_queries: int) -> dict:
     return c
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    ap.add_argument("--bin", required=True)
+def arguments():
+    ap = h.parser("--bin", description=__doc__.split("\n", 1)[0])
     ap.add_argument("--uniform", required=True, help="TPC-H SF 0.01")
     ap.add_argument("--skewed", required=True, help="TPC-H SF 0.01 --skew 1")
     ap.add_argument("--seed", type=int, default=None, help="default 12 (random with --long)")
@@ -70,7 +64,10 @@ def main() -> int:
     ap.add_argument("--long", action="store_true", help="10x the cases, a random seed unless --seed")
     ap.add_argument("--only-case", type=int, default=None, help="replay one case of the seed's sequence")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per process")
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def test(args):
     seed = args.seed if args.seed is not None else (random.randrange(1 << 31) if args.long else 12)
     n = args.cases if args.cases is not None else (4000 if args.long else 400)
     print(f"seed {seed}, {n} cases (replay: --seed {seed})", flush=True)
@@ -85,7 +82,6 @@ def main() -> int:
     # Unconstrained baselines, once per (query, data, workers) a case needs: the rows and the peak memory.
     needed = sorted({(cases[i]["query"], cases[i]["data"], cases[i]["workers"]) for i in indices})
     base: dict = {}
-    problems: list[str] = []
 
     def baseline(key):
         q, d, w = key
@@ -95,7 +91,7 @@ def main() -> int:
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for key, run in pool.map(baseline, needed):
             if not run.ok:
-                problems.append(f"baseline {qs[key[0]][0]} on {key[1]} workers={key[2]} failed: {run.describe()}")
+                h.fail(f"baseline {qs[key[0]][0]} on {key[1]} workers={key[2]} failed: {run.describe()}")
             base[key] = run
     print(f"{len(needed)} unconstrained baselines in {time.perf_counter() - t0:.1f} s", flush=True)
 
@@ -143,20 +139,13 @@ def main() -> int:
                 stats["failed"] += 1
             stats["reexecuted"] += len(run.attempts) > 1
             if bad:
-                problems.append(f"{what}: {bad} {replay}")
-                print(f"FAIL {what}: {bad} {replay}", flush=True)
+                h.fail(f"{what}: {bad} {replay}")
     print(f"{len(indices)} cases in {time.perf_counter() - t0:.1f} s: {stats['ok']} succeeded "
           f"({stats['rescued']} after a failed attempt), {stats['failed']} failed with a typed error, "
           f"{stats['reexecuted']} re-executed")
-    for p in problems:
-        if p.startswith("baseline"):
-            print("FAIL", p)
-    if problems:
-        print(f"{len(problems)} problem(s); seed {seed}")
-        return 1
-    print("reexec random: ok")
-    return 0
+    if h.failures:
+        print(f"{len(h.failures)} problem(s); seed {seed}")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    h.main(test, arguments(), "reexec random: ok")

@@ -11,19 +11,19 @@ Then scripts/bench.sh with SECTIONS=replay on the same data (a build folder hold
 one merged file bench-<short commit>-<UTC yyyymmddThhmm>.json and its copy latest.json, the metadata, the replay
 section ok with its metrics and every other section recorded as skipped.
 """
-import argparse
 import glob
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCRIPT = os.path.join(ROOT, "bench", "replay_bench.py")
-WORKLOAD = os.path.join(ROOT, "bench", "workloads", "skewed.sql")
-failures = []
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import check, check_equal  # noqa: E402
+
+SCRIPT = os.path.join(h.ROOT, "bench", "replay_bench.py")
+WORKLOAD = os.path.join(h.ROOT, "bench", "workloads", "skewed.sql")
 KEYS = {"queries", "compared", "plans_changed", "gmean_speedup_time", "gmean_speedup_work", "improved_share",
         "regressed_share", "improved_work_share", "regressed_work_share", "results_differ", "failures",
         "failures_fixed", "failures_introduced"}
@@ -31,42 +31,32 @@ ORACLE_KEYS = {"within_1.2_oracle_time_share", "within_1.2_oracle_work_share", "
                "gmean_vs_oracle_work"}
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--data", required=True, help="TPC-H SF 0.01 --skew 1 folder")
-    args = ap.parse_args()
-    with open(WORKLOAD, encoding="utf-8") as f:
-        n_queries = sum(1 for line in f if line.startswith("-- name:"))
+def test(args):
+    n_queries = len(h.workload_names(WORKLOAD))
 
     with tempfile.TemporaryDirectory(prefix="hindsight-replay-bench-test-") as tmp:
         out = os.path.join(tmp, "replay.json")
         keep = os.path.join(tmp, "keep")
-        p = subprocess.run([sys.executable, SCRIPT, "--bin", args.bin, "--data", args.data, "--repeat", "1",
-                            "--json", out, "--keep", keep], capture_output=True, text=True, timeout=600)
-        check(p.returncode == 0, f"exit code {p.returncode}: {p.stdout[-2000:]} {p.stderr[-2000:]}")
+        p = h.run(sys.executable, SCRIPT, "--bin", args.bin, "--data", args.data, "--repeat", "1", "--json", out,
+                  "--keep", keep, timeout=600)
+        check(p.rc == 0, f"exit code {p.rc}: {p.stdout[-2000:]} {p.stderr[-2000:]}")
         with open(out, encoding="utf-8") as f:
             j = json.load(f)
         s = j.get("summary") or {}
-        check(list(s) == ["off", "on", "oracle"], f"modes: {list(s)}")
+        check_equal(list(s), ["off", "on", "oracle"], "modes")
         for mode, fig in s.items():
             want = KEYS | (ORACLE_KEYS if mode != "oracle" else set())
             check(set(fig) == want, f"{mode}: keys {sorted(set(fig) ^ want)} differ")
-            check(fig.get("queries") == n_queries, f"{mode}: {fig.get('queries')} queries, the workload has {n_queries}")
-            check(fig.get("results_differ") == 0, f"{mode}: results_differ {fig.get('results_differ')}")
-            check(fig.get("failures") == 0, f"{mode}: failures {fig.get('failures')}")
-            check(fig.get("compared") == n_queries, f"{mode}: compared {fig.get('compared')}")
+            check_equal(fig.get("queries"), n_queries, f"{mode}: queries (those of the workload)")
+            check_equal(fig.get("results_differ"), 0, f"{mode}: results_differ")
+            check_equal(fig.get("failures"), 0, f"{mode}: failures")
+            check_equal(fig.get("compared"), n_queries, f"{mode}: compared")
             check(0 < fig.get("gmean_speedup_work", 0) < 10, f"{mode}: gmean work speedup {fig.get('gmean_speedup_work')}")
         check(0 < s["off"]["gmean_vs_oracle_work"] < 10, f"off vs oracle work {s['off']['gmean_vs_oracle_work']}")
         check(s["on"]["within_1.2_oracle_work_share"] <= 1.0, "a share is at most 1")
         rep = j.get("replay") or {}
-        check([m["feedback"] for m in rep.get("replays", [])] == ["off", "on", "oracle"], "the replay's own JSON kept")
+        check_equal([m["feedback"] for m in rep.get("replays", [])], ["off", "on", "oracle"],
+                    "the replay's own JSON kept")
         check(j.get("repeat") == 1 and j.get("data") == args.data, f"repeat/data: {j.get('repeat')} {j.get('data')}")
         check("mode    plans chg" in p.stdout and "\noracle " in p.stdout, f"the table: {p.stdout[-1500:]}")
         for name in ("skewed.hsw", "capture.db", "on.db"):
@@ -74,17 +64,15 @@ def main():
 
         empty = os.path.join(tmp, "empty")
         os.makedirs(empty)
-        p = subprocess.run([sys.executable, SCRIPT, "--bin", args.bin, "--data", empty, "--repeat", "1"],
-                           capture_output=True, text=True, timeout=60)
-        check(p.returncode == 1 and "no catalog.json" in p.stdout and "Traceback" not in p.stderr,
-              f"a folder without data: exit {p.returncode}: {p.stdout} {p.stderr}")
+        p = h.run(sys.executable, SCRIPT, "--bin", args.bin, "--data", empty, "--repeat", "1", timeout=60)
+        check(p.rc == 1 and "no catalog.json" in p.stdout and "Traceback" not in p.stderr,
+              f"a folder without data: exit {p.rc}: {p.stdout} {p.stderr}")
     with tempfile.TemporaryDirectory(prefix="hindsight-bench-sh-test-") as build:
         os.symlink(os.path.abspath(args.bin), os.path.join(build, "hindsight"))
         env = dict(os.environ, SECTIONS="replay", SF="0.01", REPEAT="1", BENCH_DATA=args.data,
                    BENCH_SKEW_DATA=args.data)
-        p = subprocess.run(["bash", os.path.join(ROOT, "scripts", "bench.sh"), build], capture_output=True,
-                           text=True, timeout=600, env=env)
-        check(p.returncode == 0, f"bench.sh exit code {p.returncode}: {p.stdout[-2000:]} {p.stderr[-2000:]}")
+        p = h.run("bash", os.path.join(h.ROOT, "scripts", "bench.sh"), build, timeout=600, env=env)
+        check(p.rc == 0, f"bench.sh exit code {p.rc}: {p.stdout[-2000:]} {p.stderr[-2000:]}")
         files = glob.glob(os.path.join(build, "bench", "bench-*.json"))
         check(len(files) == 1 and re.fullmatch(r"bench-[0-9a-f]{4,40}-\d{8}T\d{4}\.json", os.path.basename(files[0])
                                                if files else ""), f"one merged file: {files}")
@@ -104,12 +92,9 @@ def main():
                   "the replay's metrics are in the merged file")
             check(not [d for d in os.listdir(os.path.join(build, "bench")) if d.startswith("sections-")],
                   "the sections' scratch folder is removed")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("replay_bench: ok")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    ap = h.parser("--bin")
+    ap.add_argument("--data", required=True, help="TPC-H SF 0.01 --skew 1 folder")
+    h.main(test, ap.parse_args(), "replay_bench: ok")

@@ -23,32 +23,21 @@ leave the join builds below the aggregates short of memory by R, and they would 
   MEMORY_LIMIT_EXCEEDED (the limit really constrains the plan).
 Tables are loaded by statements before the limit is set, as in tests/differential/reexec_runs.py.
 """
-import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "differential"))
-from reexec_runs import has_top_level_order_by, rows_difference, tables_of  # noqa: E402
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import check  # noqa: E402
+from reexec_runs import has_top_level_order_by, rows_difference, tables_of  # noqa: E402  (through cli_harness)
 
-TPCH = os.path.join(os.path.dirname(HERE), "differential", "tpch")
 MANY_GROUPS = ("SELECT l_orderkey, sum(l_quantity), count(DISTINCT l_suppkey), min(l_shipmode), avg(l_discount) "
                "FROM lineitem GROUP BY l_orderkey")
 # (name, SQL, whether it must succeed and spill at workers 1)
-QUERIES = [(q, open(os.path.join(TPCH, f"{q}.sql"), encoding="utf-8").read(), q != "q01")
+QUERIES = [(q, h.tpch_sql(q), q != "q01")
            for q in ("q01", "q10", "q13", "q18")] + [("many_groups", MANY_GROUPS, True)]
 FRACTIONS = (0.6, 0.3)  # of the aggregates' memory, taken off the peak
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what, flush=True)
 
 
 def spill_reserve(limit, workers):
@@ -79,13 +68,9 @@ def run(binary, verb, data, sql, settings, workers, tmp, *extra):
     for s in (store, store + "-wal", store + "-shm"):
         if os.path.exists(s):
             os.remove(s)
-    p = subprocess.run([binary, verb, "--data", data, "--format", "json", "--store", store, "--set",
-                        f"workers={workers}", "--set", "reexec_strategies=none", *extra, "-f", path],
-                       capture_output=True, text=True, timeout=120)
-    try:
-        return p.returncode, json.loads(p.stdout), p.stderr
-    except json.JSONDecodeError:
-        return p.returncode, None, p.stderr
+    r = h.run(binary, verb, "--data", data, "--format", "json", "--store", store, "--set", f"workers={workers}",
+              "--set", "reexec_strategies=none", *extra, "-f", path)
+    return r.rc, r.json, r.stderr
 
 
 def aggregate_memory(node):
@@ -105,12 +90,7 @@ def aggregate_spills(node):
     return rows, byts
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--uniform", required=True)
-    ap.add_argument("--skewed", required=True)
-    args = ap.parse_args()
+def test(args):
     with tempfile.TemporaryDirectory() as tmp:
         for data in (args.uniform, args.skewed):
             for workers in (1, 4):
@@ -170,12 +150,7 @@ def main():
                             check(rc != 0 and e.get("code") == "MEMORY_LIMIT_EXCEEDED",
                                   f"{label} with spill off: expected MEMORY_LIMIT_EXCEEDED: {rc} {e}")
                 check(spilled_ok > 0, f"{os.path.basename(data)} workers={workers}: no run spilled and succeeded")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("spill aggregate: ok")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    h.main(test, h.parser("--bin", "--uniform", "--skewed").parse_args(), "spill aggregate: ok")

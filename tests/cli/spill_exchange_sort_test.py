@@ -19,28 +19,19 @@ the same query's unconstrained `peak_memory`. Checked on both fixtures:
    SF 0.01 the plans' exchanges are small next to their hash tables. Across the runs, EXPLAIN ANALYZE must show
    a spilled Repartition (q19) and a spilled Broadcast (q03): the exchanges did spill under these limits.
 """
-import argparse
-import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "differential"))
-import reexec_runs as rr  # noqa: E402
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import check  # noqa: E402
+import reexec_runs as rr  # noqa: E402  (tests/differential, on sys.path through cli_harness)
 
 ORDER_BY = "SELECT l_orderkey, l_comment FROM lineitem ORDER BY l_comment, l_orderkey"
 TPCH = ("q02", "q03", "q17", "q19", "q20")
 SPILLING_OPERATORS = ("ExchangeSink", "ExchangeSource", "Sort")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def spilled(binary, data, sql, settings, workers, tmp):
@@ -51,12 +42,12 @@ def spilled(binary, data, sql, settings, workers, tmp):
     path = os.path.join(tmp, "explain.sql")
     with open(path, "w", encoding="utf-8") as f:
         f.write(text)
-    p = subprocess.run([binary, "query", "--data", data, "--format", "json", "--store", os.path.join(tmp, "e.db"),
-                        "--set", f"workers={workers}", "-f", path], capture_output=True, text=True, timeout=120)
-    try:
-        plan = json.loads(p.stdout).get("physical") or {}
-    except json.JSONDecodeError:
+    r = h.run(binary, "query", "--data", data, "--format", "json", "--store", os.path.join(tmp, "e.db"),
+              "--set", f"workers={workers}", "-f", path)
+    obj = r.json
+    if not isinstance(obj, dict):
         return []
+    plan = obj.get("physical") or {}
     out = []
 
     def walk(n):
@@ -78,12 +69,7 @@ def check_failure(run, what):
         check("spilling did not help" in msg, f"{what}: a spilling operator fails without saying why: {msg}")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--uniform", required=True)
-    ap.add_argument("--skewed", required=True)
-    args = ap.parse_args()
+def test(args):
     seen_kinds = set()
     with tempfile.TemporaryDirectory(prefix="spill-exch-") as tmp:
         none = {"reexec_strategies": "none"}
@@ -91,56 +77,34 @@ def main():
             name = os.path.basename(data)
             # 1. The ORDER BY, rows in order.
             for workers in (1, 4):
-                base = rr.run_query(args.bin, data, ORDER_BY, none, tmp, workers=workers)
-                check(base.ok, f"{name} ORDER BY w{workers}: unconstrained run: {base.describe()}")
-                if not base.ok:
-                    continue
-                for frac in (0.6, 0.55):
-                    limit = str(int(base.peak() * frac))
-                    what = f"{name} ORDER BY w{workers} at {frac}x ({limit} B)"
-                    on = dict(none, spill="on", memory_limit=limit)
-                    r = rr.run_query(args.bin, data, ORDER_BY, on, tmp, workers=workers)
-                    check(r.ok, f"{what}: spill on: {r.describe()}")
-                    if r.ok:
-                        diff = rr.rows_difference(r.obj["rows"], base.obj["rows"], ordered=True)
-                        check(diff is None, f"{what}: rows differ: {diff}")
-                    ops = spilled(args.bin, data, ORDER_BY, on, workers, tmp)
+                for s in h.limit_sweep(args.bin, data, ORDER_BY, workers, (0.6, 0.55), tmp,
+                                       f"{name} ORDER BY w{workers}", ordered=True):
+                    what = f"{name} ORDER BY w{workers} at {s.fraction}x ({s.limit} B)"
+                    check(s.run.ok, f"{what}: spill on: {s.run.describe()}")
+                    check(s.diff is None, f"{what}: rows differ: {s.diff}")
+                    ops = spilled(args.bin, data, ORDER_BY, s.settings, workers, tmp)
                     check(any(o == "Sort" and n > 0 for o, _, n in ops), f"{what}: the Sort did not spill: {ops}")
-                    off = rr.run_query(args.bin, data, ORDER_BY, dict(none, memory_limit=limit), tmp, workers=workers)
+                    off = rr.run_query(args.bin, data, ORDER_BY, dict(none, memory_limit=str(s.limit)), tmp,
+                                       workers=workers)
                     check(not off.ok and off.error_code == "MEMORY_LIMIT_EXCEEDED",
                           f"{what}: spill off should exceed the limit: {off.describe()}")
             # 2. The TPC-H queries at 4 workers.
             for q in TPCH:
-                path = os.path.join(os.path.dirname(HERE), "differential", "tpch", f"{q}.sql")
-                with open(path, encoding="utf-8") as f:
-                    sql = f.read()
-                base = rr.run_query(args.bin, data, sql, none, tmp, workers=4)
-                check(base.ok, f"{name} {q}: unconstrained run: {base.describe()}")
-                if not base.ok:
-                    continue
-                ordered = rr.has_top_level_order_by(sql)
-                for frac in (0.6, 0.3, 0.2, 0.1):
-                    limit = str(int(base.peak() * frac))
-                    what = f"{name} {q} w4 at {frac}x ({limit} B)"
-                    on = dict(none, spill="on", memory_limit=limit)
-                    r = rr.run_query(args.bin, data, sql, on, tmp, workers=4)
+                sql = h.tpch_sql(q)
+                for s in h.limit_sweep(args.bin, data, sql, 4, (0.6, 0.3, 0.2, 0.1), tmp, f"{name} {q}"):
+                    what = f"{name} {q} w4 at {s.fraction}x ({s.limit} B)"
+                    r = s.run
                     if r.ok:
-                        diff = rr.rows_difference(r.obj["rows"], base.obj["rows"], ordered)
-                        check(diff is None, f"{what}: rows differ: {diff}")
+                        check(s.diff is None, f"{what}: rows differ: {s.diff}")
                     else:
                         check_failure(r, what)
-                    for op, kind, n in spilled(args.bin, data, sql, on, 4, tmp):
+                    for op, kind, n in spilled(args.bin, data, sql, s.settings, 4, tmp):
                         if op == "Exchange" and n > 0:
                             seen_kinds.add((q, kind))
                     print(f"{what}: {'ok' if r.ok else r.describe()[:140]}")
     check(("q19", "REPARTITION") in seen_kinds, f"no spilled Repartition in q19: {sorted(seen_kinds)}")
     check(("q03", "BROADCAST") in seen_kinds, f"no spilled Broadcast in q03: {sorted(seen_kinds)}")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("spill exchange/sort: all checks passed")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    h.main(test, h.parser("--bin", "--uniform", "--skewed").parse_args(), "spill exchange/sort: all checks passed")

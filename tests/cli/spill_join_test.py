@@ -19,14 +19,13 @@ What it asserts:
 
 Usage: spill_join_test.py --bin build/hindsight --uniform DIR --skewed DIR [--verbose]
 """
-import argparse
-import os
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "differential"))
-import reexec_runs as rr  # noqa: E402
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import fail  # noqa: E402
+import reexec_runs as rr  # noqa: E402  (tests/differential, on sys.path through cli_harness)
 
 TPCH = ["q03", "q05", "q09", "q10", "q18", "q21"]
 SKEWED_WORKLOAD = ["segment_follows_nation", "shipmode_follows_instruct", "big_customers_orders"]
@@ -51,59 +50,43 @@ def spilled_joins(node) -> int:
     return n + sum(spilled_joins(c) for c in node.get("children", []))
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--uniform", required=True)
-    ap.add_argument("--skewed", required=True)
-    ap.add_argument("--verbose", action="store_true")
-    a = ap.parse_args()
+def test(a):
     sql_of = dict(rr.corpus())
     cases = [("uniform", a.uniform, q) for q in TPCH] + [("skewed", a.skewed, q) for q in TPCH + SKEWED_WORKLOAD]
-    failures, spilled_multi, checked = [], 0, 0
+    spilled_multi, checked = 0, 0
     with tempfile.TemporaryDirectory(prefix="spill-join-") as tmp:
         for name, data, q in cases:
             sql = sql_of[q]
-            ordered = rr.has_top_level_order_by(sql)
             for w in (1, 4):
-                base = rr.run_query(a.bin, data, sql, {"reexec_strategies": "none"}, tmp, workers=w)
-                if not base.ok:
-                    failures.append(f"{name} {q} w{w}: the unconstrained run failed: {base.describe()}")
-                    continue
-                for f in FACTORS:
-                    key = (name, q, w, f)
-                    limit = int(base.peak() * f)
-                    settings = {"memory_limit": str(limit), "reexec_strategies": "none", "spill": "on"}
-                    tag = f"{name} {q} w{w} {f}x ({limit} B)"
-                    run = rr.run_query(a.bin, data, sql, settings, tmp, workers=w)
-                    explain = rr.run_query(a.bin, data, "EXPLAIN ANALYZE " + sql, settings, tmp, workers=w)
+                for s in h.limit_sweep(a.bin, data, sql, w, FACTORS, tmp, f"{name} {q} w{w}"):
+                    key = (name, q, w, s.fraction)
+                    tag = f"{name} {q} w{w} {s.fraction}x ({s.limit} B)"
+                    run = s.run
+                    explain = rr.run_query(a.bin, data, "EXPLAIN ANALYZE " + sql, s.settings, tmp, workers=w)
                     joins = spilled_joins(explain.obj["physical"]) if explain.obj and "physical" in explain.obj else 0
                     checked += 1
                     if run.ok:
-                        diff = rr.rows_difference(run.obj["rows"], base.obj["rows"], ordered)
-                        if diff:
-                            failures.append(f"{tag}: wrong rows: {diff}")
+                        if s.diff:
+                            fail(f"{tag}: wrong rows: {s.diff}")
                     elif run.error_code != "MEMORY_LIMIT_EXCEEDED":
-                        failures.append(f"{tag}: failed with something else than MEMORY_LIMIT_EXCEEDED: {run.describe()}")
+                        fail(f"{tag}: failed with something else than MEMORY_LIMIT_EXCEEDED: {run.describe()}")
                     if key in MUST_SPILL:
                         if not run.ok:
-                            failures.append(f"{tag}: expected to finish by spilling, {run.describe()}")
+                            fail(f"{tag}: expected to finish by spilling, {run.describe()}")
                         elif joins == 0:
-                            failures.append(f"{tag}: finished but no HashJoin spilled (EXPLAIN ANALYZE: "
-                                            f"{explain.describe()})")
+                            fail(f"{tag}: finished but no HashJoin spilled (EXPLAIN ANALYZE: {explain.describe()})")
                     elif w > 1 and run.ok and joins > 0:
                         spilled_multi += 1
                     if a.verbose:
                         print(f"{tag}: {'ok' if run.ok else run.describe()[:120]}; {joins} HashJoin spilled")
     if spilled_multi < MIN_SPILLED_MULTI:
-        failures.append(f"only {spilled_multi} multi-worker runs finished with a HashJoin spilled "
-                        f"(expected at least {MIN_SPILLED_MULTI})")
-    for line in failures:
-        print("FAIL", line)
+        fail(f"only {spilled_multi} multi-worker runs finished with a HashJoin spilled "
+             f"(expected at least {MIN_SPILLED_MULTI})")
     print(f"{checked} constrained runs, {len(MUST_SPILL)} required to spill, {spilled_multi} multi-worker runs "
-          f"spilled and finished; {len(failures)} failures")
-    return 1 if failures else 0
+          f"spilled and finished; {len(h.failures)} failures")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    ap = h.parser("--bin", "--uniform", "--skewed")
+    ap.add_argument("--verbose", action="store_true")
+    h.main(test, ap.parse_args(), "spill join: ok")

@@ -4,34 +4,26 @@
 `stats clear` creates an empty store; rows go in with the stdlib sqlite3 module following the schema of
 docs/stats-store.md (so the documented schema is what the store reads); then list, show, summary, export,
 clear + import (the same listing again), gc, and the error paths (exit 1 for store/data errors, 2 for usage)."""
-import argparse
 import json
 import os
+import re
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import check, check_equal  # noqa: E402
 
 
 def run(binary, *args):
-    p = subprocess.run([binary, *args], capture_output=True, text=True, timeout=60)
-    return p.returncode, p.stdout, p.stderr
+    return h.run(binary, *args, timeout=60)
 
 
 def signature_version():
     """SIGNATURE_VERSION of this build's source (rows of another version are ignored, and gc removes them)."""
-    import re
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    with open(os.path.join(root, "signatures", "signature.hpp")) as f:
+    with open(os.path.join(h.ROOT, "signatures", "signature.hpp")) as f:
         return int(re.search(r"SIGNATURE_VERSION\s*=\s*(\d+)", f.read()).group(1))
 
 
@@ -72,10 +64,7 @@ def fill(path):
     db.close()
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    args = ap.parse_args()
+def test(args):
     b = args.bin
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, "data")
@@ -89,13 +78,13 @@ def main():
         check(rc == 0, "list json exit 0")
         listed = json.loads(out)["signatures"]
         check([s["signature"] for s in listed][:1] == [SIG_A], f"list sorts by observations: {listed}")
-        check(len(listed) == 3, "list shows every signature")
+        check_equal(len(listed), 3, "list shows every signature")
         b_entry = [s for s in listed if s["signature"] == SIG_B][0]
         check(b_entry["lower_bound_only"] and b_entry["rows"] == 3, f"lower-bound-only rows: {b_entry}")
         rc, out, _ = run(b, "stats", "list", "--store", store, "--sort", "recent", "--limit", "1", "--format", "json")
         check(rc == 0 and len(json.loads(out)["signatures"]) == 1, "--limit 1")
         rc, out, _ = run(b, "stats", "list", "--store", store, "--sort", "rows", "--format", "json")
-        check(json.loads(out)["signatures"][0]["signature"] == SIG_A, "--sort rows: 42 rows first")
+        check_equal(json.loads(out)["signatures"][0]["signature"], SIG_A, "--sort rows: 42 rows first")
         rc, out, _ = run(b, "stats", "list", "--store", store)
         check(rc == 0 and out.splitlines()[0].split()[:3] == ["KIND", "SIGNATURE", "OPERATOR"], f"text list: {out}")
         check(SIG_A in out and "join_set" in out and ">=3" in out, f"text list rows: {out}")
@@ -105,9 +94,9 @@ def main():
         shown = json.loads(out)["signatures"][0]
         check(shown["operator"] == "Filter" and shown["canonical_text"] == "filter(t, a > 5)", f"show: {shown}")
         check(shown["observations"] == 2 and shown["min_rows"] == 40 and shown["last_rows"] == 42, f"figures: {shown}")
-        check([o["seq"] for o in shown["last_observations"]] == [2, 1], "observations newest first")
-        check(shown["last_observations"][0]["query_text"] == "SELECT count(*) FROM t WHERE a > 5", "query text")
-        check(shown["inputs"] == [{"table": "t", "data_version": "v1", "rows": 1000}], f"inputs: {shown['inputs']}")
+        check_equal([o["seq"] for o in shown["last_observations"]], [2, 1], "observations newest first")
+        check_equal(shown["last_observations"][0]["query_text"], "SELECT count(*) FROM t WHERE a > 5", "query text")
+        check_equal(shown["inputs"], [{"table": "t", "data_version": "v1", "rows": 1000}], "inputs")
         # Canonical texts carry SQL literals: bytes that are not UTF-8 must not break the JSON writer.
         db = sqlite3.connect(store)
         db.execute("UPDATE signatures SET canonical_text = CAST(x'66696c74657228ff2900' AS TEXT) WHERE id = 3")
@@ -125,7 +114,7 @@ def main():
         rc, out, _ = run(b, "stats", "summary", "--store", store, "--format", "json")
         s = json.loads(out)
         check(rc == 0 and s["signatures"] == 3 and s["lower_bound_only"] == 1, f"summary: {s}")
-        check(s["signatures_by_kind"] == {"exact": 2, "join_set": 1, "template": 0}, f"by kind: {s}")
+        check_equal(s["signatures_by_kind"], {"exact": 2, "join_set": 1, "template": 0}, "by kind")
         check(s["schema_version"] == 2 and s["file_bytes"] > 0, f"summary schema/size: {s}")
         rc, out, _ = run(b, "stats", "summary", "--store", store)
         check(rc == 0 and "lower bound only" in out, "summary text")
@@ -138,13 +127,13 @@ def main():
         check(rc == 0 and json.loads(out)["signatures"] == [], "clear empties")
         rc, out, err = run(b, "stats", "import", export, "--store", store, "--format", "json")
         check(rc == 0 and json.loads(out)["signatures_added"] == 3, f"import: {out} {err}")
-        check(json.loads(out)["plans"] == 1, f"import carries the plan history: {out}")
+        check_equal(json.loads(out)["plans"], 1, "import carries the plan history")
         rc, out, _ = run(b, "stats", "show", SIG_A, "--store", store, "--format", "json")
         plans = json.loads(out)["plans"]
         check(rc == 0 and len(plans) == 1 and plans[0]["runs"] == 2 and plans[0]["best_ms"] == 10.0,
               f"imported plan shown: {plans}")
         rc, out, _ = run(b, "stats", "list", "--store", store, "--format", "json")
-        check(json.loads(out)["signatures"] == listed, "export -> clear -> import lists the same")
+        check_equal(json.loads(out)["signatures"], listed, "export -> clear -> import lists the same")
 
         bad = os.path.join(tmp, "bad.export")
         with open(bad, "wb") as f:
@@ -152,7 +141,7 @@ def main():
         rc, out, err = run(b, "stats", "import", bad, "--store", store)
         check(rc == 1 and "STORE_ERROR" in err and bad in err, f"bad import: {rc} {err}")
         rc, out, _ = run(b, "stats", "list", "--store", store, "--format", "json")
-        check(json.loads(out)["signatures"] == listed, "bad import changes nothing")
+        check_equal(json.loads(out)["signatures"], listed, "bad import changes nothing")
 
         rc, out, _ = run(b, "stats", "gc", "--store", store, "--older-than", "30d", "--format", "json")
         check(rc == 0 and json.loads(out)["removed_signatures"] == 1, f"gc: {out}")
@@ -170,23 +159,18 @@ def main():
         rc, _, err = run(b, "stats", "show", "00000000000000000000000000000001", "--store", store)
         check(rc == 1, f"unknown signature: {rc} {err}")
         rc, _, _ = run(b, "stats", "show", "xyz!", "--store", store)
-        check(rc == 2, "malformed signature is a usage error")
+        check_equal(rc, 2, "malformed signature is a usage error: exit code")
         rc, _, _ = run(b, "stats", "list")
-        check(rc == 2, "no --store or --data")
+        check_equal(rc, 2, "no --store or --data: exit code")
         rc, _, _ = run(b, "stats", "gc", "--store", store, "--older-than", "soon")
-        check(rc == 2, "bad duration")
+        check_equal(rc, 2, "bad duration: exit code")
         rc, _, _ = run(b, "stats", "list", "--store", store, "--format", "xml")
-        check(rc == 2, "bad format")
+        check_equal(rc, 2, "bad format: exit code")
         rc, _, _ = run(b, "stats", "frobnicate", "--store", store)
-        check(rc == 2, "unknown verb")
+        check_equal(rc, 2, "unknown verb: exit code")
         rc, out, _ = run(b, "stats", "--help")
         check(rc == 0 and "summary" in out and "import" in out, "help")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("stats command: ok")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    h.main(test, h.parser("--bin").parse_args(), "stats command: ok")

@@ -9,34 +9,22 @@
 - A failing query is recorded as failed with its typed error and capture goes on; an empty SQL file, a missing
   one, and a workload file that is corrupt, truncated or foreign are clear errors (exit code 1), never a crash.
 """
-import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import check, check_equal  # noqa: E402
 
 
 def run(*args):
-    p = subprocess.run(list(args), capture_output=True, text=True, timeout=600)
-    return p.returncode, p.stdout, p.stderr
+    return h.run(*args, timeout=600)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--data", required=True, help="gen tpch --sf 0.01 --skew 1")
-    ap.add_argument("--workload", required=True, help="bench/workloads/skewed.sql")
-    args = ap.parse_args()
-    names = [l.split(":", 1)[1].strip() for l in open(args.workload, encoding="utf-8") if l.startswith("-- name:")]
+def test(args):
+    names = h.workload_names(args.workload)
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "w.hsw")
         rc, _, err = run(args.bin, "capture", "--data", args.data, "--queries", args.workload, "--out", out,
@@ -48,8 +36,8 @@ def main() -> int:
         rc, js, err = run(args.bin, "workload", "show", out, "--format", "json")
         w = json.loads(js) if rc == 0 else {}
         qs = w.get("queries", [])
-        check([q["name"] for q in qs] == names, f"queries in file order: {[q['name'] for q in qs]}")
-        check(w.get("settings") == [{"name": "workers", "value": "1"}], f"capture settings: {w.get('settings')}")
+        check_equal([q["name"] for q in qs], names, "queries in file order")
+        check_equal(w.get("settings"), [{"name": "workers", "value": "1"}], "capture settings")
         tables = {t["name"]: t for t in w.get("tables", [])}
         check(tables.get("lineitem", {}).get("row_count") not in (None, "0") and
               len(tables.get("lineitem", {}).get("data_version", "")) == 16, f"tables recorded: {tables.get('lineitem')}")
@@ -59,11 +47,7 @@ def main() -> int:
             check(len(q["result"]["digest"]) == 16 and int(q["result"]["row_count"]) > 0, f"{n}: digest {q['result']}")
             plan = q.get("plan") or {}
             check(plan.get("operator") and len(plan.get("signature", "")) == 32, f"{n}: plan root {plan.get('operator')}")
-            nodes, stack = [], [plan]
-            while stack:
-                node = stack.pop()
-                nodes.append(node)
-                stack.extend(node.get("children", []))
+            nodes = list(h.plan_nodes(plan))
             scans = [x for x in nodes if x["operator"] == "TableScan"]
             check(scans and all("actual_rows" in x and "estimated_rows" in x for x in scans), f"{n}: scans with rows")
             check(any(int(x.get("group", -1)) >= 0 for x in nodes), f"{n}: nodes carry their groups")
@@ -76,7 +60,7 @@ def main() -> int:
                          "--store", os.path.join(tmp, "b.db"), "--set", "workers=2")
         rc2, js2, _ = run(args.bin, "workload", "show", out2, "--format", "json")
         second = {q["name"]: q["result"]["digest"] for q in json.loads(js2)["queries"]} if rc == 0 and rc2 == 0 else {}
-        check(second == first, f"digests do not depend on the plan: {first} vs {second}")
+        check_equal(second, first, "digests do not depend on the plan (2 workers vs 1)")
 
         # A failing query is recorded; capture goes on.
         sql = os.path.join(tmp, "mixed.sql")
@@ -90,8 +74,8 @@ def main() -> int:
         rc, js, _ = run(args.bin, "workload", "show", out3, "--format", "json")
         qs = json.loads(js)["queries"] if rc == 0 else []
         got = [(q["name"], q["ok"], (q.get("error") or {}).get("code")) for q in qs]
-        check(got == [("fine", True, None), ("zero", False, "DATA_ERROR"), ("unknown", False, "BIND_ERROR"),
-                      ("q4", True, None)], f"failed queries recorded: {got}")
+        check_equal(got, [("fine", True, None), ("zero", False, "DATA_ERROR"), ("unknown", False, "BIND_ERROR"),
+                          ("q4", True, None)], "failed queries recorded")
         check(qs and qs[3]["settings"] == [{"name": "workers", "value": "2"}], f"a SET applies to what follows: {qs[-1:]}")
 
         # Clear errors.
@@ -110,12 +94,10 @@ def main() -> int:
                 f.write(data)
             rc, _, err = run(args.bin, "workload", "show", path)
             check(rc == 1 and "DATA_ERROR" in err and expect in err, f"{label} workload file: {rc} {err}")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("workload capture: ok")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    ap = h.parser("--bin")
+    ap.add_argument("--data", required=True, help="gen tpch --sf 0.01 --skew 1")
+    ap.add_argument("--workload", required=True, help="bench/workloads/skewed.sql")
+    h.main(test, ap.parse_args(), "workload capture: ok")

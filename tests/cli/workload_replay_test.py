@@ -11,14 +11,13 @@
   to the store and the other query's are (and without --promote both are).
 - Usage errors (exit 2) and a corrupt workload file (exit 1).
 """
-import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
-failures = []
+sys.dont_write_bytecode = True
+import cli_harness as h  # noqa: E402
+from cli_harness import check, check_equal  # noqa: E402
 
 QUERY_KEYS = {"name", "status", "results_match", "plan_changed", "plan_diff", "captured_ms", "replayed_ms", "speedup",
               "work_before", "work_after", "qerror_before", "qerror_after", "attempts"}
@@ -27,22 +26,13 @@ SUMMARY_KEYS = {"queries", "compared", "geomean_speedup", "geomean_work_ratio", 
                 "results_differ", "plans_changed"}
 
 
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
-
 def run(*args):
-    p = subprocess.run(list(args), capture_output=True, text=True, timeout=600)
-    return p.returncode, p.stdout, p.stderr
+    return h.run(*args, timeout=600)
 
 
 def as_json(text):
-    try:
-        return json.loads(text)
-    except ValueError:
-        return {}
+    """stdout's JSON object, or {} (a missing key is then a failed check, not a traceback)."""
+    return h.Result(0, text, "").json or {}
 
 
 def store_texts(bin_, store):
@@ -51,15 +41,9 @@ def store_texts(bin_, store):
     return [s["canonical_text"] for s in as_json(out).get("signatures", [])]
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", required=True)
-    ap.add_argument("--data", required=True, help="gen tpch --sf 0.01 --skew 1")
-    ap.add_argument("--other-data", required=True, help="gen tpch --sf 0.01 (uniform)")
-    ap.add_argument("--workload", required=True, help="bench/workloads/skewed.sql")
-    args = ap.parse_args()
+def test(args):
     b = args.bin
-    names = [l.split(":", 1)[1].strip() for l in open(args.workload, encoding="utf-8") if l.startswith("-- name:")]
+    names = h.workload_names(args.workload)
     with tempfile.TemporaryDirectory() as tmp:
         w = os.path.join(tmp, "w.hsw")
         settings = ["--set", "workers=1", "--set", "stats_scope=off"]
@@ -73,7 +57,7 @@ def main() -> int:
         check("other data" not in err, f"no data warning on the capture's data: {err}")
         r = as_json(out)
         qs = r.get("queries", [])
-        check([q["name"] for q in qs] == names, f"every query replayed in order: {[q['name'] for q in qs]}")
+        check_equal([q["name"] for q in qs], names, "every query replayed in order")
         for q in qs:
             check(QUERY_KEYS <= set(q), f"{q['name']}: fields {sorted(QUERY_KEYS - set(q))} missing")
             check(q["status"] == "ok" and q["results_match"] is True, f"{q['name']}: ok and matching: {q}")
@@ -186,12 +170,11 @@ def main() -> int:
             f.write(good[: len(good) // 2])
         rc, out, err = run(b, "replay", bad, "--data", args.data)
         check(rc == 1 and "DATA_ERROR" in err and "truncated" in err and out == "", f"truncated file: {rc} {err}")
-    if failures:
-        print(f"{len(failures)} failure(s)")
-        return 1
-    print("workload replay: ok")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    ap = h.parser("--bin")
+    ap.add_argument("--data", required=True, help="gen tpch --sf 0.01 --skew 1")
+    ap.add_argument("--other-data", required=True, help="gen tpch --sf 0.01 (uniform)")
+    ap.add_argument("--workload", required=True, help="bench/workloads/skewed.sql")
+    h.main(test, ap.parse_args(), "workload replay: ok")
