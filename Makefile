@@ -55,14 +55,14 @@ test: deps build fuzz-build
 demo: deps build
 	@bash scripts/demo.sh $(BUILD)/hindsight $(DEMO_DATA) $(SF)
 
-# The whole suite (scripts/bench.sh, docs/benchmarks.md); SF=1 make bench is the reference run. Results: one JSON
+# The whole suite (scripts/bench.sh, docs/benchmarks.md): SF 0.1, the replay at SF 1; SF=1 make bench is the reference run. Results: one JSON
 # file under $(BUILD)/bench/ (and latest.json); compare two with scripts/bench-compare.sh OLD.json NEW.json.
 bench: deps build
 	@SF=$(SF) bash scripts/bench.sh $(BUILD)
 
-# Every section, small: SF 0.1, one run per query, the re-execution benchmark's --quick subset, short micro runs.
+# Every section, small: SF 0.1 (the replay too), one run per query, the re-execution benchmark's --quick subset, short micro runs.
 bench-quick: deps build
-	@SF=0.1 REPEAT=1 REEXEC_ARGS="$(strip --quick $(REEXEC_ARGS))" \
+	@SF=0.1 REPLAY_SF=0.1 REPEAT=1 REEXEC_ARGS="$(strip --quick $(REEXEC_ARGS))" \
 	  MICRO_ARGS="--benchmark_min_time=0.05 --benchmark_repetitions=1" bash scripts/bench.sh $(BUILD)
 
 debug: deps

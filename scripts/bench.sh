@@ -19,7 +19,9 @@
 #      MICRO_ARGS (hindsight_bench; default --benchmark_min_time=0.2 --benchmark_repetitions=3
 #      --benchmark_report_aggregates_only=true), PEER (npm prefix of the DuckDB peer, default BUILD_DIR/peer),
 #      BENCH_DATA / BENCH_SKEW_DATA (use these data folders instead of generating BUILD_DIR/data/tpch-sf$SF[-skew1]),
-#      SECTIONS (comma list: run only these; the others are recorded as skipped).
+#      SECTIONS (comma list: run only these; the others are recorded as skipped),
+#      REPLAY_SF (scale factor of the replay section's skewed data, default 1: the issue's figure, about 12 min;
+#      make bench-quick sets it to 0.1), BENCH_REPLAY_DATA (use this folder for the replay section instead).
 # Data is generated once into BUILD_DIR/data/tpch-sf$SF (and -skew1) and loaded once into the SQLite file
 # BUILD_DIR/data/tpch-sf$SF.sqlite; later runs reuse them.
 set -euo pipefail
@@ -31,6 +33,11 @@ TIMEOUT=${TIMEOUT:-300}
 BIN=$BUILD/hindsight
 DATA=${BENCH_DATA:-$BUILD/data/tpch-sf$SF}
 SKEW_DATA=${BENCH_SKEW_DATA:-$BUILD/data/tpch-sf$SF-skew1}
+REPLAY_SF=${REPLAY_SF:-1}
+# Given skewed data (BENCH_SKEW_DATA) is the replay's too unless BENCH_REPLAY_DATA says otherwise.
+if [ -n "${BENCH_REPLAY_DATA:-}" ]; then REPLAY_DATA=$BENCH_REPLAY_DATA
+elif [ -n "${BENCH_SKEW_DATA:-}" ]; then REPLAY_DATA=$BENCH_SKEW_DATA
+else REPLAY_DATA=$BUILD/data/tpch-sf$REPLAY_SF-skew1; fi
 PEER=${PEER:-$BUILD/peer}
 MICRO_ARGS=${MICRO_ARGS:---benchmark_min_time=0.2 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true}
 SECTIONS=${SECTIONS:-sqlite,duckdb,feedback,plan_quality,reexec,memory,replay,micro}
@@ -42,20 +49,21 @@ if ! "$BIN" gen --help >/dev/null 2>&1; then
   echo "bench: this build has no 'gen' command yet"; exit 1
 fi
 
-# gen_once DIR [gen options...]: generate TPC-H SF $SF into DIR unless it is there (into DIR.partial, then renamed).
+# gen_once DIR SF [gen options...]: generate TPC-H at SF into DIR unless it is there (into DIR.partial, then renamed).
 gen_once() {
-  local dir=$1; shift
+  local dir=$1 sf=$2; shift 2
   if [ ! -f "$dir/catalog.json" ]; then
-    echo "bench: generating TPC-H SF $SF $* into $dir"
+    echo "bench: generating TPC-H SF $sf $* into $dir"
     rm -rf "$dir.partial"
     mkdir -p "$(dirname "$dir")"
-    "$BIN" gen tpch --sf "$SF" "$@" --out "$dir.partial"
+    "$BIN" gen tpch --sf "$sf" "$@" --out "$dir.partial"
     rm -rf "$dir"
     mv "$dir.partial" "$dir"
   fi
 }
-gen_once "$DATA"
-gen_once "$SKEW_DATA" --skew 1
+gen_once "$DATA" "$SF"
+gen_once "$SKEW_DATA" "$SF" --skew 1
+if [[ ",$SECTIONS," == *",replay,"* ]]; then gen_once "$REPLAY_DATA" "$REPLAY_SF" --skew 1; fi
 
 # What was measured: the commit, and whether tracked files differ from it, when the run starts.
 COMMIT=$(git -C "$ROOT" rev-parse HEAD 2>/dev/null || echo unknown)
@@ -128,10 +136,10 @@ section reexec "the re-execution benchmark found wrong answers" \
 section memory "memory bound exceeded" \
   python3 "$ROOT/bench/memory_bound.py" --bin "$BIN" --data "$DATA" --timeout "$TIMEOUT" --json "$SECT/memory.json"
 
-# Capture the skewed workload (fresh store), replay it with feedback off, on (a copy of the capture's store) and
+# Capture the skewed workload (fresh store; on REPLAY_SF data, SF 1 by default), replay it with feedback off, on (a copy of the capture's store) and
 # oracle: plans changed, speedups by time and work, shares improved/regressed, against the oracle, wrong results.
 section replay "the workload replay failed or a result differs" \
-  python3 "$ROOT/bench/replay_bench.py" --bin "$BIN" --data "$SKEW_DATA" --repeat "$REPEAT" \
+  python3 "$ROOT/bench/replay_bench.py" --bin "$BIN" --data "$REPLAY_DATA" --repeat "$REPEAT" \
   --timeout "${REPLAY_TIMEOUT:-7200}" --json "$SECT/replay.json"
 
 # Micro benchmarks (Google Benchmark): signatures, union-find, join enumeration, planning with
@@ -149,9 +157,9 @@ fi
 # One file with every section and the run's metadata.
 OUT=$OUT_DIR/bench-$SHORT-$START_UTC.json
 python3 "$ROOT/bench/bench_merge.py" --dir "$SECT" --out "$OUT" --latest "$OUT_DIR/latest.json" --meta \
-  "commit=$COMMIT" "short_commit=$SHORT" "dirty=$DIRTY" "sf=$SF" "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+  "commit=$COMMIT" "short_commit=$SHORT" "dirty=$DIRTY" "sf=$SF" "replay_sf=$REPLAY_SF" "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
   "started=$START_UTC" "nproc=$(nproc)" "repeat=$REPEAT" "timeout=$TIMEOUT" "reexec_args=${REEXEC_ARGS:-}" \
-  "data=$DATA" "skew_data=$SKEW_DATA" "load_average=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+  "data=$DATA" "skew_data=$SKEW_DATA" "replay_data=$REPLAY_DATA" "load_average=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
 rm -rf "$SECT"
 if [ ${#FAILED[@]} -gt 0 ]; then
   echo "bench: failed sections: ${FAILED[*]}"
