@@ -14,6 +14,7 @@
 #include "reexec/workload/capture.hpp"
 #include "reexec/workload/replay.hpp"
 #include "stats_store/sqlite_store.hpp"
+#include "stats_store/store_error.hpp"
 #include "reexec/workload/workload_file.hpp"
 
 namespace hindsight::cli {
@@ -139,6 +140,36 @@ int replay(const ReplayOptions& o) {
     in.open_store = [store](std::vector<std::string>& warnings) { return stats::open_stats_store(store, warnings); };
     in.modes = modes;
     in.sets = sets;
+    if (!o.store.empty()) {
+      // The oracle's figures per workload and data: an oracle mode records them, a replay without one compares
+      // with them (docs/workload.md). Written in one transaction; looked up through a read-only connection.
+      const std::string path = o.store;
+      in.save_oracle = [path](const stats::OracleRun& run) {
+        stats::SqliteStatsStore s(path);
+        if (!s.writable()) {
+          std::string why;
+          for (auto& w : s.take_warnings()) why += (why.empty() ? "" : "; ") + w;
+          throw Error(ErrorCode::IO_ERROR, why.empty() ? path + ": the store cannot be written" : why);
+        }
+        try {
+          s.record_oracle_run(run);
+        } catch (const stats::StoreError& e) {
+          throw Error(ErrorCode::IO_ERROR, fmt::format("STORE_ERROR: {}: recording the oracle replay failed: {}", path, e.what()));
+        }
+      };
+      in.load_oracle = [path](const std::string& key) -> std::vector<stats::OracleRun> {
+        std::error_code ec;
+        if (!std::filesystem::exists(path, ec)) return {};
+        stats::SqliteStatsStore::Options ro;
+        ro.read_only = true;
+        stats::SqliteStatsStore s(path, ro);
+        try {
+          return s.oracle_runs(key);
+        } catch (const stats::StoreError& e) {
+          throw Error(ErrorCode::IO_ERROR, fmt::format("STORE_ERROR: {}", e.what()));
+        }
+      };
+    }
     in.repeat = o.repeat;
     in.promote = o.promote;
     ProgressBar bar;
@@ -150,6 +181,10 @@ int replay(const ReplayOptions& o) {
     if (!report.data_warning.empty()) std::cerr << "warning: " << report.data_warning << "\n";
     for (auto& warning : report.warnings) std::cerr << "warning: " << warning << "\n";
     std::cout << (o.format == "json" ? workload::replay_json(report).dump(2) + "\n" : workload::replay_report_text(report, o.verbose));
+    if (!report.oracle_record_error.empty()) {
+      std::cerr << "error: the oracle replay was not recorded in the store: " << report.oracle_record_error << "\n";
+      return 1;
+    }
     if (report.results_differ()) {
       std::cerr << "error: some replayed results differ from the captured ones on the same data\n";
       return 1;

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "stats_store/oracle_run.hpp"
 #include "stats_store/runtime_stats.hpp"
 #include "stats_store/signature_aggregate.hpp"
 
@@ -89,7 +90,7 @@ enum class ListOrder { Observations, Rows, Recent };
 
 class SqliteStatsStore final : public StatsRepository {
  public:
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
   struct Options {
     bool read_only = false;       ///< never write (inspection)
     int busy_timeout_ms = 10000;  ///< how long a writer waits for another process's transaction
@@ -133,6 +134,12 @@ class SqliteStatsStore final : public StatsRepository {
   /// referenced). Returns the signatures removed.
   uint64_t gc(int64_t older_than_ms);
   void clear();
+  /// Records an oracle replay's figures (table oracle_runs), replacing what the store had for the same workload
+  /// and data, in one write transaction; throws StoreError (read-only, locked past the busy timeout, corrupt).
+  void record_oracle_run(const OracleRun& run);
+  /// The oracle replays recorded for `workload_key`, one per data key (ordered by it); rows that cannot be read
+  /// back are left out and counted in `corrupt_rows`. Throws StoreError.
+  std::vector<OracleRun> oracle_runs(const std::string& workload_key);
   /// Writes the whole store as a StatsExport message (stats.proto) to `file` (atomically: temp + rename).
   void export_to(const std::string& file);
   /// Merges a StatsExport file in one transaction: a bad file changes nothing.

@@ -41,6 +41,7 @@ struct QueryReplay {
   int attempts = 0;
   uint64_t rows = 0;
   std::string digest;  ///< the replay's result digest (empty when it failed)
+  std::string plan_hash;  ///< the replay's final plan (empty when it had none)
   bool promoted = false;  ///< --promote: its observations were written to the shared store
 
   bool compared() const { return captured_ok && ok; }
