@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <xxhash.h>
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -87,6 +89,14 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t m = v.size() / 2;
   return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+/// CPU time of the process (every worker thread), user + system, in ms: what a run costs whatever else the machine
+/// runs at the same time (wall time on a shared machine moves with the other processes' load).
+double process_cpu_ms() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
 }
 
 double attempts_ms(const StatementResult& r) {
@@ -186,7 +196,7 @@ ModeReplay replay_mode(const Workload& w, const ReplayInput& in, Feedback mode,
                                     : std::any_of(tables.begin(), tables.end(), [&](auto& t) { return changed.count(t); });
 
     StatementResult first;
-    std::vector<double> times;
+    std::vector<double> times, cpu;
     bool all_match = true;
     const auto note_warnings = [&](const std::vector<std::string>& warnings) {
       for (auto& warning : warnings) {
@@ -213,12 +223,15 @@ ModeReplay replay_mode(const Workload& w, const ReplayInput& in, Feedback mode,
       note_warnings(r.warnings);
       return r;
     };
+    double cpu0 = process_cpu_ms();
     first = run_once();
+    const double first_cpu = process_cpu_ms() - cpu0;
     if (!first.error) check_rows(first.executed.batches, true);
     const int repeat = std::max(1, in.repeat);
     const bool one_plan = !first.error && first.attempts.size() == 1 && first.compiled && first.executed.exec;
     if (repeat == 1) {
       times.push_back(attempts_ms(first));
+      cpu.push_back(first_cpu);
     } else if (one_plan) {
       // --repeat N: the first run (planning, the oracle's counting, learning, recording) is the query's warm-up; the
       // timed runs execute its plan N more times, one after another, so that in every mode they follow an
@@ -229,6 +242,7 @@ ModeReplay replay_mode(const Workload& w, const ReplayInput& in, Feedback mode,
         ExecutedQuery again;
         std::optional<Error> error;
         const auto t0 = std::chrono::steady_clock::now();
+        cpu0 = process_cpu_ms();
         try {
           QueryLimits limits(session.settings());
           again = execute_query(*first.compiled, session.settings(), &limits);
@@ -237,20 +251,28 @@ ModeReplay replay_mode(const Workload& w, const ReplayInput& in, Feedback mode,
           error = current_exception_as_error();
         }
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        const double run_cpu = process_cpu_ms() - cpu0;
         if (error) {  // it ran once as planned; a repeat that fails says so and counts as not matching
           note_warnings({fmt::format("a timed repeat failed: {}: {}", error_code_name(error->code()), error->message())});
           all_match = false;
           continue;
         }
         times.push_back(plan + ms);
+        cpu.push_back(run_cpu);
         check_rows(again.batches, false);
       }
-      if (times.empty()) times.push_back(attempts_ms(first));
+      if (times.empty()) {
+        times.push_back(attempts_ms(first));
+        cpu.push_back(first_cpu);
+      }
     } else {
       // Several attempts (or a failure): each repeat goes through the driver again, as the first run did.
       times.push_back(attempts_ms(first));
+      cpu.push_back(first_cpu);
       for (int run = 1; run < repeat; ++run) {
+        cpu0 = process_cpu_ms();
         StatementResult r = run_once();
+        cpu.push_back(process_cpu_ms() - cpu0);
         times.push_back(attempts_ms(r));
         if (!r.error) check_rows(r.executed.batches, false);
       }
@@ -259,6 +281,8 @@ ModeReplay replay_mode(const Workload& w, const ReplayInput& in, Feedback mode,
     if (first.error) q.error = std::string(error_code_name(first.error->code())) + ": " + first.error->message();
     if (q.ok && cq.ok()) q.results_match = all_match;
     q.replayed_ms = median(times);
+    q.runs_ms = times;
+    q.cpu_ms = median(cpu);
     q.attempts = static_cast<int>(first.attempts.size());
     for (auto& a : first.attempts) {
       q.plan_ms += a.plan_ms;
