@@ -240,8 +240,13 @@ void add_workload_commands(CLI::App& app, int& exit_code) {
                  "off (the model alone: stats_scope=off), on (the store plus what the replay observes: "
                  "stats_scope=persistent), oracle (cardinality=oracle), or a comma list replayed in turn (with "
                  "oracle, the others are compared with it). Default: off");
-  rp->add_option("--store", r.store, "Stats store file of feedback on (default: <data>/.hindsight/stats.db)");
-  rp->add_option("--repeat", r.repeat, "Runs per query; times are their median (default 1)")
+  rp->add_option("--store", r.store,
+                 "Stats store file of feedback on (default: <data>/.hindsight/stats.db). Given explicitly, an oracle "
+                 "replay records its figures there, and a replay without oracle is compared with the oracle replay "
+                 "of the same workload on the same data recorded there");
+  rp->add_option("--repeat", r.repeat, "Timed runs per query: with N > 1 the query runs once (a warm-up: planning, the "
+                                "oracle's counting, learning), then its plan is executed N times; its time is its "
+                                "planning plus their median (default 1)")
       ->check(CLI::Range(1, 1000));
   rp->add_flag("--promote", r.promote,
                "With feedback on: record into a scratch scope and write a query's observations to the store only "
