@@ -76,7 +76,10 @@ bool configure_session(Session& session, const std::string& data, const std::str
                        const std::vector<std::string>& sets) {
   // The persistent stats scope: opened when the first statement that uses it runs.
   const std::string store = store_path.empty() ? (std::filesystem::path(data) / ".hindsight" / "stats.db").string() : store_path;
-  session.set_persistent_stats([store](std::vector<std::string>& warnings) { return stats::open_stats_store(store, warnings); });
+  // The store trims itself by the session's stats_retention as it is when the store is first used.
+  session.set_persistent_stats([store, &session](std::vector<std::string>& warnings) {
+    return stats::open_stats_store(store, warnings, session.settings().stats_retention_ms);
+  });
   for (auto& kv : sets) {
     auto eq = kv.find('=');
     if (eq == std::string::npos) {

@@ -14,6 +14,7 @@
 #include "reexec/workload/capture.hpp"
 #include "reexec/workload/replay.hpp"
 #include "stats_store/sqlite_store.hpp"
+#include "stats_store/store_error.hpp"
 #include "reexec/workload/workload_file.hpp"
 
 namespace hindsight::cli {
@@ -139,6 +140,36 @@ int replay(const ReplayOptions& o) {
     in.open_store = [store](std::vector<std::string>& warnings) { return stats::open_stats_store(store, warnings); };
     in.modes = modes;
     in.sets = sets;
+    if (!o.store.empty()) {
+      // The oracle's figures per workload and data: an oracle mode records them, a replay without one compares
+      // with them (docs/workload.md). Written in one transaction; looked up through a read-only connection.
+      const std::string path = o.store;
+      in.save_oracle = [path](const stats::OracleRun& run) {
+        stats::SqliteStatsStore s(path);
+        if (!s.writable()) {
+          std::string why;
+          for (auto& w : s.take_warnings()) why += (why.empty() ? "" : "; ") + w;
+          throw Error(ErrorCode::IO_ERROR, why.empty() ? path + ": the store cannot be written" : why);
+        }
+        try {
+          s.record_oracle_run(run);
+        } catch (const stats::StoreError& e) {
+          throw Error(ErrorCode::IO_ERROR, fmt::format("STORE_ERROR: {}: recording the oracle replay failed: {}", path, e.what()));
+        }
+      };
+      in.load_oracle = [path](const std::string& key) -> std::vector<stats::OracleRun> {
+        std::error_code ec;
+        if (!std::filesystem::exists(path, ec)) return {};
+        stats::SqliteStatsStore::Options ro;
+        ro.read_only = true;
+        stats::SqliteStatsStore s(path, ro);
+        try {
+          return s.oracle_runs(key);
+        } catch (const stats::StoreError& e) {
+          throw Error(ErrorCode::IO_ERROR, fmt::format("STORE_ERROR: {}", e.what()));
+        }
+      };
+    }
     in.repeat = o.repeat;
     in.promote = o.promote;
     ProgressBar bar;
@@ -150,6 +181,10 @@ int replay(const ReplayOptions& o) {
     if (!report.data_warning.empty()) std::cerr << "warning: " << report.data_warning << "\n";
     for (auto& warning : report.warnings) std::cerr << "warning: " << warning << "\n";
     std::cout << (o.format == "json" ? workload::replay_json(report).dump(2) + "\n" : workload::replay_report_text(report, o.verbose));
+    if (!report.oracle_record_error.empty()) {
+      std::cerr << "error: the oracle replay was not recorded in the store: " << report.oracle_record_error << "\n";
+      return 1;
+    }
     if (report.results_differ()) {
       std::cerr << "error: some replayed results differ from the captured ones on the same data\n";
       return 1;
@@ -205,8 +240,13 @@ void add_workload_commands(CLI::App& app, int& exit_code) {
                  "off (the model alone: stats_scope=off), on (the store plus what the replay observes: "
                  "stats_scope=persistent), oracle (cardinality=oracle), or a comma list replayed in turn (with "
                  "oracle, the others are compared with it). Default: off");
-  rp->add_option("--store", r.store, "Stats store file of feedback on (default: <data>/.hindsight/stats.db)");
-  rp->add_option("--repeat", r.repeat, "Runs per query; times are their median (default 1)")
+  rp->add_option("--store", r.store,
+                 "Stats store file of feedback on (default: <data>/.hindsight/stats.db). Given explicitly, an oracle "
+                 "replay records its figures there, and a replay without oracle is compared with the oracle replay "
+                 "of the same workload on the same data recorded there");
+  rp->add_option("--repeat", r.repeat, "Timed runs per query: with N > 1 the query runs once (a warm-up: planning, the "
+                                "oracle's counting, learning), then its plan is executed N times; its time is its "
+                                "planning plus their median (default 1)")
       ->check(CLI::Range(1, 1000));
   rp->add_flag("--promote", r.promote,
                "With feedback on: record into a scratch scope and write a query's observations to the store only "

@@ -35,6 +35,8 @@ class SqliteStatement {
   void run() { while (step()) {} }
 
   bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  /// SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB or SQLITE_NULL: what the row holds (before a conversion).
+  int type(int col) const { return sqlite3_column_type(stmt_, col); }
   int64_t int64(int col) const { return sqlite3_column_int64(stmt_, col); }
   double real(int col) const { return sqlite3_column_double(stmt_, col); }
   std::string text(int col) const;

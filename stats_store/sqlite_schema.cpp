@@ -102,6 +102,23 @@ CREATE TABLE plan_history(
 ) WITHOUT ROWID;
 )sql";
 
+// Version 3: oracle replays' figures per workload and data (docs/stats-store.md "oracle_runs"), and an index for the
+// automatic trim of attempts no observation refers to any more (docs/stats-store.md "Retention").
+constexpr const char* kSchemaV3 = R"sql(
+CREATE TABLE oracle_runs(
+  workload_key TEXT NOT NULL,
+  data_key     TEXT NOT NULL,
+  query_name   TEXT NOT NULL,
+  ok           INTEGER NOT NULL,
+  ms           REAL NOT NULL,
+  work         REAL NOT NULL,
+  plan_hash    TEXT NOT NULL,
+  recorded_ms  INTEGER NOT NULL,
+  PRIMARY KEY (workload_key, data_key, query_name)
+) WITHOUT ROWID;
+CREATE INDEX observations_by_attempt ON observations(attempt_id);
+)sql";
+
 }  // namespace
 
 void migrate_store_schema(SqliteConnection& db, int from) {
@@ -113,6 +130,7 @@ void migrate_store_schema(SqliteConnection& db, int from) {
                         "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER))"));
   }
   if (from < 2) db.exec(kSchemaV2);
+  if (from < 3) db.exec(kSchemaV3);
   db.exec(fmt::format("PRAGMA user_version = {}", kStoreSchemaVersion));
 }
 

@@ -5,7 +5,7 @@
 
 namespace hindsight::stats {
 
-inline constexpr int kStoreSchemaVersion = 2;
+inline constexpr int kStoreSchemaVersion = 3;
 inline constexpr const char* kStoreFormat = "hindsight-stats";
 
 /// Brings a store of schema `from` (0 = a new, empty file) to kStoreSchemaVersion. Runs inside the

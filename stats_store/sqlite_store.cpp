@@ -312,14 +312,21 @@ void SqliteStatsStore::record(const AttemptStats& attempt) {
   }
   try {
     std::map<int64_t, SignatureAggregate> written;
+    int64_t attempt_id = 0;
     write_transaction(
         [&] {
           written.clear();  // a busy retry runs the body again
-          record_locked(attempt, mirror_valid_ ? &written : nullptr);
+          attempt_id = record_locked(attempt, mirror_valid_ ? &written : nullptr);
         },
         /*keeps_mirror=*/true);
     if (mirror_valid_)
       for (auto& [id, a] : written) mirror_[id] = std::move(a);
+    // The automatic trim, after every trim_every-th attempt of the file (whichever process records it): a
+    // short-lived process records a few attempts only, so a count of this connection's would never get there.
+    if (options_.trim_every > 0 && attempt_id > 0 && attempt_id % options_.trim_every == 0) {
+      trim_locked();
+      ++trims_;
+    }
   } catch (const std::exception& e) {
     mirror_valid_ = false;
     fail("recording statistics", e);
@@ -433,7 +440,7 @@ std::vector<PlanRecord> SqliteStatsStore::plans(const std::string& hex_in) {
   return out;
 }
 
-void SqliteStatsStore::record_locked(const AttemptStats& attempt, std::map<int64_t, SignatureAggregate>* mirrored) {
+int64_t SqliteStatsStore::record_locked(const AttemptStats& attempt, std::map<int64_t, SignatureAggregate>* mirrored) {
   const int64_t now = unix_now_ms();
   const int64_t seen = attempt.started_unix_ms ? attempt.started_unix_ms : now;
   if (!attempt.query_hash.empty())
@@ -542,6 +549,7 @@ void SqliteStatsStore::record_locked(const AttemptStats& attempt, std::map<int64
           .bind(2, static_cast<int64_t>(a.observations - options_.history))
           .run();
   }
+  return attempt_id;
 }
 
 std::vector<std::string> SqliteStatsStore::take_warnings() {
@@ -549,8 +557,11 @@ std::vector<std::string> SqliteStatsStore::take_warnings() {
   return std::exchange(warnings_, {});
 }
 
-std::unique_ptr<StatsRepository> open_stats_store(const std::string& path, std::vector<std::string>& warnings) {
-  auto store = std::make_unique<SqliteStatsStore>(path);
+std::unique_ptr<StatsRepository> open_stats_store(const std::string& path, std::vector<std::string>& warnings,
+                                                  int64_t retention_ms) {
+  SqliteStatsStore::Options options;
+  options.retention_ms = retention_ms;
+  auto store = std::make_unique<SqliteStatsStore>(path, options);
   // A read-only store still answers (its record() warns); only an unusable one is replaced.
   if (store->usable()) return store;
   for (auto& w : store->take_warnings()) warnings.push_back(std::move(w));

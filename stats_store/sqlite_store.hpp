@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "stats_store/oracle_run.hpp"
 #include "stats_store/runtime_stats.hpp"
 #include "stats_store/signature_aggregate.hpp"
 
@@ -87,13 +88,32 @@ struct StoredQuery {
 
 enum class ListOrder { Observations, Rows, Recent };
 
+/// What one trim removed (SqliteStatsStore::trim).
+struct TrimResult {
+  uint64_t signatures = 0;
+  uint64_t observations = 0;  ///< history rows (of removed signatures, or of executions past the retention)
+  uint64_t attempts = 0;
+  uint64_t queries = 0;
+  uint64_t plans = 0;
+  uint64_t oracle_rows = 0;
+};
+
+/// The store's default retention (the stats_retention setting's default): 30 days.
+inline constexpr int64_t kDefaultStatsRetentionMs = int64_t{30} * 24 * 3600 * 1000;
+
 class SqliteStatsStore final : public StatsRepository {
  public:
-  static constexpr int kSchemaVersion = 2;
+  static constexpr int kSchemaVersion = 3;
   struct Options {
     bool read_only = false;       ///< never write (inspection)
     int busy_timeout_ms = 10000;  ///< how long a writer waits for another process's transaction
     uint32_t history = 32;        ///< observations kept per signature
+    /// The automatic trim (docs/stats-store.md "Retention"): what was not seen for this long goes (0: nothing goes
+    /// for its age); at most `max_signatures` signatures stay (the least recently seen go first); it runs after
+    /// every `trim_every`-th attempt recorded in the file (by attempt id; 0: never automatically).
+    int64_t retention_ms = kDefaultStatsRetentionMs;
+    uint64_t max_signatures = 50000;
+    uint32_t trim_every = 64;
   };
 
   /// Opens or creates the store at `path` (creating parent folders). Never throws: a file that cannot be
@@ -132,7 +152,22 @@ class SqliteStatsStore final : public StatsRepository {
   /// never answer again), and the history, attempts, queries no longer
   /// referenced). Returns the signatures removed.
   uint64_t gc(int64_t older_than_ms);
+  /// The automatic trim, now: signatures not seen within the retention, of another SIGNATURE_VERSION, or beyond
+  /// max_signatures (least recently seen first), with their history and inputs; the history of executions older
+  /// than the retention; attempts (and their tables) that no kept observation or signature refers to; query texts
+  /// no kept attempt refers to and not seen within the retention (or beyond the newest kMaxUnreferencedQueries);
+  /// plans not run and oracle replays not recorded within it. One write transaction. Throws StoreError.
+  TrimResult trim();
+  static constexpr uint64_t kMaxUnreferencedQueries = 10000;
+  /// Times this connection trimmed automatically (tests).
+  uint64_t trims() const { return trims_; }
   void clear();
+  /// Records an oracle replay's figures (table oracle_runs), replacing what the store had for the same workload
+  /// and data, in one write transaction; throws StoreError (read-only, locked past the busy timeout, corrupt).
+  void record_oracle_run(const OracleRun& run);
+  /// The oracle replays recorded for `workload_key`, one per data key (ordered by it); rows that cannot be read
+  /// back are left out and counted in `corrupt_rows`. Throws StoreError.
+  std::vector<OracleRun> oracle_runs(const std::string& workload_key);
   /// Writes the whole store as a StatsExport message (stats.proto) to `file` (atomically: temp + rename).
   void export_to(const std::string& file);
   /// Merges a StatsExport file in one transaction: a bad file changes nothing.
@@ -149,7 +184,9 @@ class SqliteStatsStore final : public StatsRepository {
   void write_transaction(const std::function<void()>& body, bool keeps_mirror = false);
   /// Writes one attempt's observations; `mirrored` receives every signature row it wrote as snapshot() would
   /// read it back (id -> aggregate with its inputs), for the mirror.
-  void record_locked(const AttemptStats& attempt, std::map<int64_t, SignatureAggregate>* mirrored);
+  /// Returns the attempt's id.
+  int64_t record_locked(const AttemptStats& attempt, std::map<int64_t, SignatureAggregate>* mirrored);
+  TrimResult trim_locked();
   /// Reads the mirror again (the signatures over every table asked for so far and `tables`, with their inputs:
   /// the snapshot statement) when it does not cover `tables`, is not loaded, or another connection committed
   /// since (PRAGMA data_version).
@@ -164,6 +201,7 @@ class SqliteStatsStore final : public StatsRepository {
   std::string unusable_reason_;
   std::atomic<uint64_t> reads_{0};
   std::atomic<uint64_t> file_reads_{0};
+  uint64_t trims_ = 0;
   std::mutex mu_;
   std::vector<std::string> warnings_;
   std::set<std::string> warned_;
@@ -182,6 +220,7 @@ class SqliteStatsStore final : public StatsRepository {
 /// through take_warnings(); a read-only store answers and does not record), or, when that file cannot be
 /// created or used at all (corrupt, not ours, unwritable folder), a MemoryStatsRepository bounded to
 /// kProcessScopeCapacity (nothing persists), with the reasons appended to `warnings`.
-std::unique_ptr<StatsRepository> open_stats_store(const std::string& path, std::vector<std::string>& warnings);
+std::unique_ptr<StatsRepository> open_stats_store(const std::string& path, std::vector<std::string>& warnings,
+                                                  int64_t retention_ms = kDefaultStatsRetentionMs);
 
 }  // namespace hindsight::stats

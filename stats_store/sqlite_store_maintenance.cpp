@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <climits>
 #include <filesystem>
 
 #include "stats_store/sqlite_connection.hpp"
@@ -163,6 +164,66 @@ uint64_t SqliteStatsStore::gc(int64_t older_than_ms) {
   });
   db_->clear_statements();
   return removed;
+}
+
+TrimResult SqliteStatsStore::trim() {
+  std::lock_guard lock(mu_);
+  require_usable(true);
+  return trim_locked();
+}
+
+TrimResult SqliteStatsStore::trim_locked() {
+  const int64_t cutoff = options_.retention_ms > 0 ? unix_now_ms() - options_.retention_ms : INT64_MIN;
+  TrimResult r;
+  const auto changes = [this] { return static_cast<uint64_t>(sqlite3_changes64(db_->raw())); };
+  write_transaction([&] {
+    r = TrimResult{};
+    db_->statement("CREATE TEMP TABLE IF NOT EXISTS gc_victims(id INTEGER PRIMARY KEY)").run();
+    db_->statement("DELETE FROM temp.gc_victims").run();
+    // Signatures not seen within the retention, of another SIGNATURE_VERSION (they can never answer again), and
+    // those past the cap, the least recently seen first: what a snapshot reads grows with the signatures.
+    db_->statement("INSERT INTO temp.gc_victims SELECT id FROM signatures WHERE last_seen_ms < ?1 OR signature_version <> ?2")
+        .bind(1, cutoff)
+        .bind(2, int64_t{sig::SIGNATURE_VERSION})
+        .run();
+    db_->statement("INSERT OR IGNORE INTO temp.gc_victims SELECT id FROM signatures ORDER BY last_seen_ms DESC, id DESC "
+                   "LIMIT -1 OFFSET ?1")
+        .bind(1, static_cast<int64_t>(options_.max_signatures))
+        .run();
+    db_->statement("DELETE FROM observations WHERE signature_id IN (SELECT id FROM temp.gc_victims)").run();
+    r.observations += changes();
+    db_->statement("DELETE FROM signature_inputs WHERE signature_id IN (SELECT id FROM temp.gc_victims)").run();
+    db_->statement("DELETE FROM signatures WHERE id IN (SELECT id FROM temp.gc_victims)").run();
+    r.signatures = changes();
+    db_->statement("DELETE FROM temp.gc_victims").run();
+    // The history of executions older than the retention (a kept signature's aggregate keeps their figures; its
+    // latest attempt, whose tables say how fresh it is, stays below).
+    db_->statement("DELETE FROM observations WHERE attempt_id IN (SELECT id FROM attempts WHERE started_ms < ?1)")
+        .bind(1, cutoff)
+        .run();
+    r.observations += changes();
+    // Attempts nothing kept refers to: each run adds one, and the history bound alone leaves them behind.
+    db_->statement("DELETE FROM attempts WHERE id NOT IN (SELECT attempt_id FROM observations) "
+                   "AND id NOT IN (SELECT last_attempt_id FROM signatures)")
+        .run();
+    r.attempts = changes();
+    db_->statement("DELETE FROM attempt_tables WHERE attempt_id NOT IN (SELECT id FROM attempts)").run();
+    // Query texts (capture --from-store reads them) while seen within the retention or referred to.
+    db_->statement("DELETE FROM queries WHERE query_hash NOT IN (SELECT query_hash FROM attempts) AND "
+                   "(last_seen_ms < ?1 OR query_hash IN (SELECT query_hash FROM queries WHERE query_hash NOT IN "
+                   "(SELECT query_hash FROM attempts) ORDER BY last_seen_ms DESC LIMIT -1 OFFSET ?2))")
+        .bind(1, cutoff)
+        .bind(2, static_cast<int64_t>(kMaxUnreferencedQueries))
+        .run();
+    r.queries = changes();
+    db_->statement("DELETE FROM plan_history WHERE last_seen_ms < ?1").bind(1, cutoff).run();
+    r.plans = changes();
+    if (schema_version_ >= 3) {
+      db_->statement("DELETE FROM oracle_runs WHERE recorded_ms < ?1").bind(1, cutoff).run();
+      r.oracle_rows = changes();
+    }
+  }, /*keeps_mirror=*/false);
+  return r;
 }
 
 void SqliteStatsStore::clear() {

@@ -232,6 +232,12 @@ add_test(NAME cli_workload_replay
           --data ${HINDSIGHT_SKEWED_DATA} --other-data ${HINDSIGHT_UNIFORM_DATA}
           --workload ${CMAKE_SOURCE_DIR}/bench/workloads/skewed.sql)
 set_tests_properties(cli_workload_replay PROPERTIES FIXTURES_REQUIRED "tpch_skewed;tpch_uniform" TIMEOUT 300)
+# An oracle replay found in the store (docs/workload.md): recorded by --feedback oracle --store, used by a later replay
+# of the same workload on the same data, not on other data or for another workload; corrupt rows left out.
+add_test(NAME cli_replay_oracle_store
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/replay_oracle_store_test.py --bin $<TARGET_FILE:hindsight>
+          --data ${HINDSIGHT_SKEWED_DATA} --other-data ${HINDSIGHT_UNIFORM_DATA})
+set_tests_properties(cli_replay_oracle_store PROPERTIES FIXTURES_REQUIRED "tpch_skewed;tpch_uniform" TIMEOUT 300)
 # The progress bar of capture and replay (cli/progress.hpp): drawn on a terminal (a pty here), cleared at the end,
 # never as wide as the terminal; nothing of it when stderr is a pipe.
 add_test(NAME cli_progress_tty

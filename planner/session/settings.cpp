@@ -23,7 +23,7 @@ int Settings::effective_workers() const {
 
 std::vector<std::string> setting_names() {
   return {"workers", "memory_limit", "disabled_rules", "cte_materialization", "timeout", "mapper_strict", "optimizer",
-          "stats_scope", "stats_max_drift", "cardinality", "oracle_max_subplans", "oracle_subplan_timeout",
+          "stats_scope", "stats_max_drift", "stats_retention", "cardinality", "oracle_max_subplans", "oracle_subplan_timeout",
           "oracle_subplan_memory_limit", "reexec_strategies",
           "reexec_max_attempts", "reexec_time_budget", "reexec_overlay", "reexec_overlay.<ERROR_CODE>",
           "reexec_qerror_threshold", "reexec_min_gain", "reexec_on_misestimate", "reexec_slow_factor",
@@ -63,6 +63,9 @@ bool parse_duration_ms(std::string v, int64_t& out) {
   } else if (!v.empty() && v.back() == 'm') {
     v.pop_back();
     mult = 60000;
+  } else if (!v.empty() && (v.back() == 'h' || v.back() == 'd' || v.back() == 'w')) {
+    mult = v.back() == 'h' ? 3600e3 : v.back() == 'd' ? 86400e3 : 604800e3;
+    v.pop_back();
   }
   try {
     size_t used;
@@ -161,6 +164,10 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
     int64_t ms = 0;
     if (!parse_duration_ms(value, ms)) bad("a duration such as 500ms, 30s or 2m (0 = none)");
     (name == "timeout" ? s.timeout_ms : s.oracle_subplan_timeout_ms) = ms;
+  } else if (name == "stats_retention") {
+    int64_t ms = 0;
+    if (!parse_duration_ms(value, ms)) bad("a duration such as 30d, 12h or 2w (0 = keep everything)");
+    s.stats_retention_ms = ms;
   } else if (name == "stats_scope") {
     std::string v = lower(value);
     if (v == "off") s.stats_scope = Settings::StatsScope::Off;

@@ -29,6 +29,9 @@ struct Settings {
   /// An observation is not used when an input table changed (another data version) and its row count
   /// drifted by more than this fraction from the count it was observed with.
   double stats_max_drift = 0.1;
+  /// The stats store's automatic trim (docs/stats-store.md "Retention"): signatures not seen, executions not run,
+  /// plans not run and oracle replays not recorded for this long are removed. 0 = kept forever.
+  int64_t stats_retention_ms = int64_t{30} * 24 * 3600 * 1000;
   /// model: estimates from the cardinality model and the stats scopes. oracle: the true
   /// cardinality of every filtered scan and connected sub-join the optimizer prices, computed by
   /// counting sub-plans before planning (at most oracle_max_subplans of them): the best plan

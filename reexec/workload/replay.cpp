@@ -1,17 +1,24 @@
 #include "reexec/workload/replay.hpp"
 
 #include <fmt/format.h>
+#include <xxhash.h>
+
+#include <sys/resource.h>
 
 #include <algorithm>
+#include <chrono>
+#include <ctime>
 #include <map>
 #include <optional>
 #include <set>
 
 #include "planner/common/error.hpp"
 #include "planner/session/explain.hpp"
+#include "planner/session/query_limits.hpp"
 #include "planner/session/settings.hpp"
 #include "reexec/workload/result_digest.hpp"
 #include "stats_store/runtime_stats.hpp"
+#include "stats_store/signature_aggregate.hpp"
 
 namespace hindsight::workload {
 
@@ -82,6 +89,14 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t m = v.size() / 2;
   return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+/// CPU time of the process (every worker thread), user + system, in ms: what a run costs whatever else the machine
+/// runs at the same time (wall time on a shared machine moves with the other processes' load).
+double process_cpu_ms() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
 }
 
 double attempts_ms(const StatementResult& r) {
@@ -181,35 +196,93 @@ ModeReplay replay_mode(const Workload& w, const ReplayInput& in, Feedback mode,
                                     : std::any_of(tables.begin(), tables.end(), [&](auto& t) { return changed.count(t); });
 
     StatementResult first;
-    std::vector<double> times;
+    std::vector<double> times, cpu;
     bool all_match = true;
-    for (int run = 0; run < std::max(1, in.repeat); ++run) {
+    const auto note_warnings = [&](const std::vector<std::string>& warnings) {
+      for (auto& warning : warnings) {
+        const std::string w = fmt::format("{} (feedback {}): {}", cq.name(), feedback_name(mode), warning);
+        if (std::find(report.warnings.begin(), report.warnings.end(), w) == report.warnings.end())
+          report.warnings.push_back(w);
+      }
+    };
+    const auto check_rows = [&](const std::vector<Batch>& batches, bool is_first) {
+      const Digest d = result_digest(batches, cq.result().ordered());
+      if (is_first) {
+        q.digest = d.hex;
+        q.rows = d.rows;
+      }
+      all_match = all_match && cq.ok() && d.hex == cq.result().digest() && d.rows == cq.result().row_count();
+    };
+    const auto run_once = [&]() {
       StatementResult r;
       try {
         r = session.run_script(cq.sql());
       } catch (...) {
         r.error = current_exception_as_error();
       }
-      for (auto& warning : r.warnings) {
-        const std::string w = fmt::format("{} (feedback {}): {}", cq.name(), feedback_name(mode), warning);
-        if (std::find(report.warnings.begin(), report.warnings.end(), w) == report.warnings.end())
-          report.warnings.push_back(w);
-      }
-      times.push_back(attempts_ms(r));
-      if (!r.error) {
-        const Digest d = result_digest(r.executed.batches, cq.result().ordered());
-        if (run == 0) {
-          q.digest = d.hex;
-          q.rows = d.rows;
+      note_warnings(r.warnings);
+      return r;
+    };
+    double cpu0 = process_cpu_ms();
+    first = run_once();
+    const double first_cpu = process_cpu_ms() - cpu0;
+    if (!first.error) check_rows(first.executed.batches, true);
+    const int repeat = std::max(1, in.repeat);
+    const bool one_plan = !first.error && first.attempts.size() == 1 && first.compiled && first.executed.exec;
+    if (repeat == 1) {
+      times.push_back(attempts_ms(first));
+      cpu.push_back(first_cpu);
+    } else if (one_plan) {
+      // --repeat N: the first run (planning, the oracle's counting, learning, recording) is the query's warm-up; the
+      // timed runs execute its plan N more times, one after another, so that in every mode they follow an
+      // execution of the same plan, and no counting sub-plan or re-planning runs between them (docs/workload.md
+      // "Timing"). Their time: the first run's planning plus the median execution.
+      const double plan = first.attempts[0].plan_ms;
+      for (int run = 0; run < repeat; ++run) {
+        ExecutedQuery again;
+        std::optional<Error> error;
+        const auto t0 = std::chrono::steady_clock::now();
+        cpu0 = process_cpu_ms();
+        try {
+          QueryLimits limits(session.settings());
+          again = execute_query(*first.compiled, session.settings(), &limits);
+          error = again.error;
+        } catch (...) {
+          error = current_exception_as_error();
         }
-        all_match = all_match && cq.ok() && d.hex == cq.result().digest() && d.rows == cq.result().row_count();
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        const double run_cpu = process_cpu_ms() - cpu0;
+        if (error) {  // it ran once as planned; a repeat that fails says so and counts as not matching
+          note_warnings({fmt::format("a timed repeat failed: {}: {}", error_code_name(error->code()), error->message())});
+          all_match = false;
+          continue;
+        }
+        times.push_back(plan + ms);
+        cpu.push_back(run_cpu);
+        check_rows(again.batches, false);
       }
-      if (run == 0) first = std::move(r);
+      if (times.empty()) {
+        times.push_back(attempts_ms(first));
+        cpu.push_back(first_cpu);
+      }
+    } else {
+      // Several attempts (or a failure): each repeat goes through the driver again, as the first run did.
+      times.push_back(attempts_ms(first));
+      cpu.push_back(first_cpu);
+      for (int run = 1; run < repeat; ++run) {
+        cpu0 = process_cpu_ms();
+        StatementResult r = run_once();
+        cpu.push_back(process_cpu_ms() - cpu0);
+        times.push_back(attempts_ms(r));
+        if (!r.error) check_rows(r.executed.batches, false);
+      }
     }
     q.ok = !first.error;
     if (first.error) q.error = std::string(error_code_name(first.error->code())) + ": " + first.error->message();
     if (q.ok && cq.ok()) q.results_match = all_match;
     q.replayed_ms = median(times);
+    q.runs_ms = times;
+    q.cpu_ms = median(cpu);
     q.attempts = static_cast<int>(first.attempts.size());
     for (auto& a : first.attempts) {
       q.plan_ms += a.plan_ms;
@@ -217,7 +290,8 @@ ModeReplay replay_mode(const Workload& w, const ReplayInput& in, Feedback mode,
       q.stats_ms += a.stats_ms;
     }
     if (first.compiled) {
-      q.plan_changed = plan_hash(*first.compiled) != cq.plan_hash();
+      q.plan_hash = plan_hash(*first.compiled);
+      q.plan_changed = q.plan_hash != cq.plan_hash();
       if (q.plan_changed && first.compiled->physical) {
         q.plan_diff = reexec::describe_join_changes(captured_joins(cq.plan()),
                                                     reexec::plan_joins(*first.compiled->physical, nullptr));
@@ -240,7 +314,116 @@ ModeReplay replay_mode(const Workload& w, const ReplayInput& in, Feedback mode,
   return out;
 }
 
+/// Length-prefixed fields, so that no two different lists of strings give the same bytes.
+void put_field(std::string& out, const std::string& field) {
+  out += fmt::format("{}:", field.size());
+  out += field;
+}
+
+std::string digest_hex(const std::string& bytes) {
+  const XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
+  return fmt::format("{:016x}{:016x}", h.high64, h.low64);
+}
+
+std::vector<Measured> stored_measured(const stats::OracleRun& run) {
+  std::vector<Measured> out;
+  for (auto& q : run.queries) out.push_back({q.name, q.ok, q.ms, q.work});
+  return out;
+}
+
+/// The oracle figures for a replay without an oracle mode: the store's oracle replay of this workload on this
+/// data, when there is one (the note says where they came from, or why there are none).
+std::optional<std::vector<Measured>> oracle_from_store(const ReplayInput& in, const std::string& wkey,
+                                                       const std::string& dkey, OracleSource& source) {
+  std::vector<stats::OracleRun> runs;
+  try {
+    runs = in.load_oracle(wkey);
+  } catch (...) {
+    source.note = "no oracle figures: the store's oracle replays could not be read: " + current_exception_as_error().message();
+    return std::nullopt;
+  }
+  const stats::OracleRun* same = nullptr;
+  int64_t other_latest = 0;
+  for (auto& r : runs) {
+    if (r.data_key == dkey) same = &r;
+    else other_latest = std::max(other_latest, r.recorded_ms);
+  }
+  if (same && !same->queries.empty()) {
+    source.kind = OracleSource::Kind::Store;
+    source.recorded_ms = same->recorded_ms;
+    source.queries = same->queries.size();
+    source.note = fmt::format("oracle figures: from the store, an oracle replay of this workload on this data recorded {}",
+                              utc_time_text(same->recorded_ms));
+    if (same->corrupt_rows > 0)
+      source.note += fmt::format(" ({} unreadable {} left out)", same->corrupt_rows, same->corrupt_rows == 1 ? "row" : "rows");
+    return stored_measured(*same);
+  }
+  if (same)
+    source.note = fmt::format("no oracle figures: the store's oracle replay of this workload on this data has no "
+                              "readable row ({} left out)", same->corrupt_rows);
+  else if (!runs.empty())
+    source.note = fmt::format("no oracle figures: the store's oracle replay of this workload was measured on other "
+                              "data (recorded {}), not used", utc_time_text(other_latest));
+  else
+    source.note = "no oracle figures: the store has no oracle replay of this workload (--feedback oracle --store PATH "
+                  "records one)";
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::string workload_key(const Workload& w, const std::vector<std::pair<std::string, std::string>>& sets) {
+  std::string bytes = "hindsight-workload-key-1|";
+  for (const Setting& s : w.settings()) {
+    put_field(bytes, s.name());
+    put_field(bytes, s.value());
+  }
+  bytes += "|";
+  for (auto& [k, v] : sets) {
+    put_field(bytes, k);
+    put_field(bytes, v);
+  }
+  for (const CapturedQuery& q : w.queries()) {
+    bytes += "|";
+    put_field(bytes, q.name());
+    put_field(bytes, q.sql());
+    for (const Setting& s : q.settings()) {
+      put_field(bytes, s.name());
+      put_field(bytes, s.value());
+    }
+  }
+  return digest_hex(bytes);
+}
+
+std::string data_key(const Workload& w, Database& db) {
+  std::vector<std::string> tables;
+  for (const TableInfo& t : w.tables()) {
+    std::string one;
+    put_field(one, t.name());
+    try {
+      LoadInfo info;  // the version and row count only: its columns are not loaded
+      TablePtr table = db.table(t.name(), info);
+      put_field(one, fmt::format("{:016x}", table->data_version));
+      put_field(one, std::to_string(table->row_count));
+    } catch (...) {
+      put_field(one, "missing");
+    }
+    tables.push_back(std::move(one));
+  }
+  std::sort(tables.begin(), tables.end());
+  std::string bytes = "hindsight-data-key-1";
+  for (auto& t : tables) bytes += "|" + t;
+  return digest_hex(bytes);
+}
+
+std::string utc_time_text(int64_t unix_ms) {
+  const std::time_t t = static_cast<std::time_t>(unix_ms / 1000);
+  std::tm tm{};
+  if (!gmtime_r(&t, &tm)) return "?";
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
+  return buf;
+}
 
 std::string feedback_name(Feedback f) {
   switch (f) {
@@ -302,8 +485,11 @@ std::vector<std::string> changed_tables(const Workload& w, Database& db, std::ve
 
 ReplayReport replay_workload(const Workload& w, const ReplayInput& in) {
   ReplayReport report;
+  const std::string wkey = workload_key(w, in.sets);
+  std::string dkey;
   {
     std::unique_ptr<Database> db = in.open_db();
+    dkey = data_key(w, *db);
     std::vector<std::string> names;
     const auto changed = changed_tables(w, *db, &names);
     if (!changed.empty()) {
@@ -320,11 +506,34 @@ ReplayReport replay_workload(const Workload& w, const ReplayInput& in) {
   const ModeReplay* oracle = nullptr;
   for (auto& m : report.modes)
     if (m.feedback == Feedback::Oracle) oracle = &m;
+  std::optional<std::vector<Measured>> o;
   if (oracle) {
-    const auto o = replayed(oracle->queries);
-    report.oracle.emplace_back("captured", compare_with_oracle(captured(oracle->queries), o));
+    o = replayed(oracle->queries);
+    report.oracle_source.kind = OracleSource::Kind::SameRun;
+    report.oracle_source.note = "oracle figures: this run's oracle replay";
+    if (in.save_oracle) {
+      stats::OracleRun run;
+      run.workload_key = wkey;
+      run.data_key = dkey;
+      run.recorded_ms = stats::unix_now_ms();
+      for (auto& q : oracle->queries) run.queries.push_back({q.name, q.ok, q.replayed_ms, q.work_after, q.plan_hash});
+      try {
+        in.save_oracle(run);
+        report.oracle_recorded = true;
+        report.oracle_source.note += " (recorded in the store for later replays of this workload on this data)";
+      } catch (...) {
+        report.oracle_record_error = current_exception_as_error().message();
+      }
+    }
+  } else if (in.load_oracle) {
+    o = oracle_from_store(in, wkey, dkey, report.oracle_source);
+  }
+  if (o) {
+    // The capture's queries and their figures are the same whichever mode's list they are read from.
+    const std::vector<QueryReplay>& any = report.modes.empty() ? std::vector<QueryReplay>{} : report.modes[0].queries;
+    report.oracle.emplace_back("captured", compare_with_oracle(captured(any), *o));
     for (auto& m : report.modes)
-      if (&m != oracle) report.oracle.emplace_back(feedback_name(m.feedback), compare_with_oracle(replayed(m.queries), o));
+      if (&m != oracle) report.oracle.emplace_back(feedback_name(m.feedback), compare_with_oracle(replayed(m.queries), *o));
   }
   return report;
 }
@@ -347,6 +556,21 @@ nlohmann::json replay_json(const ReplayReport& r) {
     nlohmann::json c = nlohmann::json::object();
     for (auto& [name, cmp] : r.oracle) c[name] = oracle_json(cmp);
     out["oracle_comparison"] = c;
+  }
+  if (r.oracle_source.kind != OracleSource::Kind::None || !r.oracle_source.note.empty()) {
+    const auto kind = r.oracle_source.kind;
+    nlohmann::json src = {{"from", kind == OracleSource::Kind::SameRun ? "same_run"
+                                    : kind == OracleSource::Kind::Store ? "store"
+                                                                        : "none"},
+                          {"note", r.oracle_source.note}};
+    if (kind == OracleSource::Kind::Store) {
+      src["recorded_ms"] = r.oracle_source.recorded_ms;
+      src["recorded_at"] = utc_time_text(r.oracle_source.recorded_ms);
+      src["queries"] = r.oracle_source.queries;
+    }
+    if (kind == OracleSource::Kind::SameRun) src["recorded_in_store"] = r.oracle_recorded;
+    if (!r.oracle_record_error.empty()) src["record_error"] = r.oracle_record_error;
+    out["oracle_source"] = src;
   }
   if (!r.data_warning.empty()) out["data_warning"] = r.data_warning;
   if (!r.warnings.empty()) out["warnings"] = r.warnings;
@@ -376,6 +600,7 @@ std::string replay_report_text(const ReplayReport& r, bool verbose) {
   for (const ModeReplay& m : r.modes)
     rows.push_back({feedback_name(m.feedback), &m.summary, &m.queries, vs_oracle(feedback_name(m.feedback))});
   out += summary_table_text(rows);
+  if (!r.oracle_source.note.empty()) out += r.oracle_source.note + "\n";
   if (!verbose) out += "per query: --verbose (text) or --format json\n";
   return out;
 }

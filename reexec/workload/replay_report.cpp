@@ -120,6 +120,8 @@ nlohmann::json query_json(const QueryReplay& q) {
       {"plan_diff", q.plan_diff},
       {"captured_ms", q.captured_ms},
       {"replayed_ms", q.replayed_ms},
+      {"runs_ms", q.runs_ms},
+      {"cpu_ms", q.cpu_ms},
       {"plan_ms", q.plan_ms},
       {"exec_ms", q.exec_ms},
       {"stats_ms", q.stats_ms},

@@ -33,6 +33,13 @@ struct QueryReplay {
   std::string plan_diff;
   double captured_ms = 0;  ///< plan + exec of every captured attempt
   double replayed_ms = 0;  ///< plan + exec of every attempt (the median of --repeat runs)
+  /// The timed runs replayed_ms is the median of (with --repeat N > 1: the first run's planning plus each of the N
+  /// executions of its plan after it, docs/workload.md "Timing").
+  std::vector<double> runs_ms;
+  /// The median of the timed runs' process CPU time (user + system of every worker), ms: less moved by the
+  /// machine's other load than the wall times (it includes the oracle's counting when a run counts; a first run of
+  /// several attempts includes them all).
+  double cpu_ms = 0;
   /// The first run's replayed_ms split: compiling (the stats scopes' read included), executing, and the stats
   /// scopes' time after the runs (mapping, collecting, recording, the regression guard's look-up: not timed).
   double plan_ms = 0, exec_ms = 0, stats_ms = 0;
@@ -41,6 +48,7 @@ struct QueryReplay {
   int attempts = 0;
   uint64_t rows = 0;
   std::string digest;  ///< the replay's result digest (empty when it failed)
+  std::string plan_hash;  ///< the replay's final plan (empty when it had none)
   bool promoted = false;  ///< --promote: its observations were written to the shared store
 
   bool compared() const { return captured_ok && ok; }

@@ -115,7 +115,7 @@ def test(args):
         s = json.loads(out)
         check(rc == 0 and s["signatures"] == 3 and s["lower_bound_only"] == 1, f"summary: {s}")
         check_equal(s["signatures_by_kind"], {"exact": 2, "join_set": 1, "template": 0}, "by kind")
-        check(s["schema_version"] == 2 and s["file_bytes"] > 0, f"summary schema/size: {s}")
+        check(s["schema_version"] == 3 and s["file_bytes"] > 0, f"summary schema/size: {s}")
         rc, out, _ = run(b, "stats", "summary", "--store", store)
         check(rc == 0 and "lower bound only" in out, "summary text")
 

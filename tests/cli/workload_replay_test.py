@@ -158,6 +158,12 @@ def test(args):
         qs = as_json(out).get("queries", [])
         check(rc == 0 and len(qs) == 2 and all(q["results_match"] and q["replayed_ms"] > 0 for q in qs),
               f"--repeat 3: {rc} {err} {qs}")
+        # The first run is the warm-up; the timed runs are three executions of its plan after it, and replayed_ms is
+        # the first run's planning plus their median (docs/workload.md "Timing").
+        for q in qs:
+            runs = sorted(q.get("runs_ms", []))
+            check(len(runs) == 3 and abs(q["replayed_ms"] - runs[1]) < 1e-9 and all(r >= q["plan_ms"] for r in runs)
+                  and q.get("cpu_ms", -1) >= 0, f"--repeat 3 timed runs: {q}")
 
         # Usage errors and a corrupt file.
         rc, _, err = run(b, "replay", wp, "--data", args.data, "--promote")

@@ -199,11 +199,12 @@ TEST(PlanHistoryTest, AVersionOneStoreIsMigratedAndKeepsItsObservations) {
     store.record(attempt({stat(1, 100)}));
   }
   // What a version-1 store looks like: no plan_history table.
-  sql_exec(path, "DROP TABLE plan_history; PRAGMA user_version = 1;");
+  sql_exec(path, "DROP TABLE plan_history; DROP TABLE oracle_runs; DROP INDEX observations_by_attempt; "
+                 "PRAGMA user_version = 1;");
   SqliteStatsStore store(path);
   EXPECT_TRUE(store.writable());
   EXPECT_TRUE(store.take_warnings().empty());
-  EXPECT_EQ(store.summary().schema_version, 2);
+  EXPECT_EQ(store.summary().schema_version, SqliteStatsStore::kSchemaVersion);
   EXPECT_EQ(store.snapshot(kT, 0.1)->find(StatsSource::KeyKind::Exact, sig_of(1))->rows, 100);
   store.record_plan_run(plan_run("p", 5, 1));
   EXPECT_EQ(store.plan_history(std::string(32, 'a')).size(), 1u);
