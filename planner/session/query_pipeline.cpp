@@ -156,6 +156,7 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
     memory.set_spill_reserve(0);
   }
   auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = process_cpu_ms();
   ctx.deadline = limits->deadline();
   FragmentScheduler scheduler(&ctx);
   try {
@@ -169,6 +170,7 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
     out.error = Error(ErrorCode::INTERNAL, e.what());
   }
   out.elapsed_ms = ms_since(t0);
+  out.cpu_ms = process_cpu_ms() - cpu0;
   for (ColumnId c : outputs) out.types.push_back(plan_ctx.column(c).type);
   scheduler.visit_operators([&](const ExecOperator& op) {
     if (op.exec_id < 0) return;
