@@ -8,6 +8,7 @@
 #include <set>
 
 #include "planner/common/elapsed.hpp"
+#include "planner/exec/spill_file.hpp"
 #include "planner/common/error.hpp"
 #include "planner/optimizer/cardinality_model.hpp"
 #include "planner/optimizer/cost_based_join_order.hpp"
@@ -187,6 +188,7 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
     out.exec->fragments.clear();
     out.exec->builder.reset();
   }
+  if (ctx.spill) release_pooled_spill_files();  // the finished spill files kept for reuse (spill_file.cpp)
   return out;
 }
 
