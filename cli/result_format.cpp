@@ -148,6 +148,7 @@ nlohmann::json format_json(const StatementResult& r, bool with_rows) {
                              {"status", a.error ? "failed" : "ok"},
                              {"error", a.error ? error_json(*a.error) : nlohmann::json(nullptr)},
                              {"elapsed_ms", a.elapsed_ms},
+                             {"cpu_ms", a.cpu_ms},
                              {"plan_ms", a.plan_ms},
                              {"stats_ms", a.stats_ms},
                              {"peak_memory", a.peak_memory},

@@ -90,6 +90,12 @@ int spill_partition_of(uint64_t hash, int level, int fanout);
 /// a chunk larger than the buffer goes out in one write anyway.
 inline constexpr size_t kSpillMinBufferBytes = 256;
 
+/// Closes the descriptors of finished spill files kept for reuse (spill_file.cpp: creating a file is an inode
+/// allocation, so a SpillFile takes a pooled one first). execute_plan calls it at the end of a spilling execution.
+void release_pooled_spill_files();
+/// How many are kept now (tests).
+size_t pooled_spill_files();
+
 /// How many bytes each of `files` spill files of one operator buffers under a query memory limit of
 /// `limit` bytes: a small share of the limit (so that spilling itself fits), at most 64 KB, at least 4 KB
 /// under limits of 1 MB and more; below, the floor is limit / 256 (at least kSpillMinBufferBytes): under a

@@ -32,7 +32,7 @@ void CardinalityModel::set_stats_source(const stats::StatsSource* source, const 
   prepare_signer_ = std::move(prepare);
 }
 
-std::optional<double> CardinalityModel::observed_join_rows(const std::vector<const LogicalOperator*>& inputs,
+std::optional<joinorder::ObservedCardinality> CardinalityModel::observed_join_rows(const std::vector<const LogicalOperator*>& inputs,
                                                           const std::vector<const Expr*>& conditions,
                                                           const std::vector<PlanSigner::SemiMemberRef>& members) {
   if (!source_ || !sign_ctx_) return std::nullopt;
@@ -41,8 +41,8 @@ std::optional<double> CardinalityModel::observed_join_rows(const std::vector<con
     if (prepare_signer_) prepare_signer_(*lookup_signer_);
   }
   auto o = source_->find(stats::StatsSource::KeyKind::JoinSet, lookup_signer_->join_set_of(inputs, conditions, members));
-  if (!o || o->lower_bound) return std::nullopt;
-  return std::max(1.0, o->rows);
+  if (!o) return std::nullopt;
+  return joinorder::ObservedCardinality(std::max(1.0, o->rows), o->lower_bound);
 }
 
 double CardinalityModel::estimate(LogicalOperator& op) {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "planner/logical/logical_operator.hpp"
+#include "planner/optimizer/join_order/cardinality.hpp"
 #include "planner/signing/plan_signer.hpp"
 #include "stats_store/stats_source.hpp"
 
@@ -49,11 +50,12 @@ class CardinalityModel {
   /// node (left rows times this) and the join enumerator's LEFT edges.
   double left_join_fanout(const LogicalJoin& j, double left_rows, double right_rows) const;
   /// Observed rows of the inner join of `inputs` under `conditions`, found by its join-set
-  /// signature (nullopt without a source or an observation, or when the observation is only a
-  /// lower bound). The join enumerator asks this for every set of relations it prices, so an
-  /// observation of any sub-join, from any earlier query and join order, steers the order.
+  /// signature (nullopt without a source or an observation; `lower_bound` when the observation is
+  /// only one: the enumerator takes it as "at least", as estimate_node does). The join enumerator
+  /// asks this for every set of relations it prices, so an observation of any sub-join, from any
+  /// earlier query and join order, steers the order.
   /// `members`: the semi joins inside the set (PlanSigner::join_set_of).
-  std::optional<double> observed_join_rows(const std::vector<const LogicalOperator*>& inputs,
+  std::optional<joinorder::ObservedCardinality> observed_join_rows(const std::vector<const LogicalOperator*>& inputs,
                                            const std::vector<const Expr*>& conditions,
                                            const std::vector<PlanSigner::SemiMemberRef>& members = {});
   bool has_stats_source() const { return source_ != nullptr; }

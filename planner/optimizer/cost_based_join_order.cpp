@@ -549,7 +549,7 @@ bool order_joins(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx, co
   // its join-set signature (the inputs, the conditions inside the set and its semi members).
   joinorder::CardinalityOverride observed;
   if (model.has_stats_source() && leaves.size() < 64) {
-    observed = [&](joinorder::RelSet set) -> std::optional<double> {
+    observed = [&](joinorder::RelSet set) -> std::optional<joinorder::ObservedCardinality> {
       if (__builtin_popcountll(set) < 2) return std::nullopt;
       std::vector<const LogicalOperator*> inputs;
       for (size_t i = 0; i < leaves.size(); ++i)

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "planner/common/elapsed.hpp"
+#include "planner/exec/spill_file.hpp"
 #include "planner/common/error.hpp"
 #include "planner/optimizer/cardinality_model.hpp"
 #include "planner/optimizer/cost_based_join_order.hpp"
@@ -156,6 +157,7 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
     memory.set_spill_reserve(0);
   }
   auto t0 = std::chrono::steady_clock::now();
+  const double cpu0 = process_cpu_ms();
   ctx.deadline = limits->deadline();
   FragmentScheduler scheduler(&ctx);
   try {
@@ -169,6 +171,7 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
     out.error = Error(ErrorCode::INTERNAL, e.what());
   }
   out.elapsed_ms = ms_since(t0);
+  out.cpu_ms = process_cpu_ms() - cpu0;
   for (ColumnId c : outputs) out.types.push_back(plan_ctx.column(c).type);
   scheduler.visit_operators([&](const ExecOperator& op) {
     if (op.exec_id < 0) return;
@@ -185,6 +188,7 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
     out.exec->fragments.clear();
     out.exec->builder.reset();
   }
+  if (ctx.spill) release_pooled_spill_files();  // the finished spill files kept for reuse (spill_file.cpp)
   return out;
 }
 

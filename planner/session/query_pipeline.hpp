@@ -77,6 +77,9 @@ struct ExecutedQuery {
   std::map<int, OperatorStats> stats;  ///< by exec id, summed over workers
   std::optional<Error> error;
   double elapsed_ms = 0;
+  /// CPU time of the process during the execution (every worker thread; process_cpu_ms): the run's work, which a
+  /// loaded machine does not inflate as it does elapsed_ms.
+  double cpu_ms = 0;
   int64_t peak_memory = 0;
   /// The live data (see MemoryTracker) held when the charged memory peaked.
   int64_t peak_memory_live = 0;

@@ -86,6 +86,7 @@ Attempt AttemptRun::report() const {
   a.plan_hash = compiled ? plan_hash(*compiled) : "";
   if (aborted) return a;  // as before the runner existed: a stage that threw reports no timings
   a.elapsed_ms = executed.elapsed_ms;
+  a.cpu_ms = executed.cpu_ms;
   a.plan_ms = compiled ? compiled->plan_ms : 0;
   a.stats_ms = stats_ms;
   a.peak_memory = executed_run ? executed.peak_memory : 0;

@@ -36,6 +36,8 @@ struct Attempt {
   int64_t peak_memory = 0;
   /// What its operators wrote to spill files (spill = on, docs/spilling.md); 0 when nothing spilled.
   uint64_t spilled_bytes = 0;
+  /// CPU time of the execution (ExecutedQuery::cpu_ms), every worker thread: JSON only.
+  double cpu_ms = 0;
 };
 
 /// The outcome of the last non-SET statement of a script.

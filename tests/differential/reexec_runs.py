@@ -93,6 +93,11 @@ class Run:
         """Planning and execution of every attempt (tables were loaded by the earlier statements)."""
         return sum((a.get("plan_ms") or 0) + (a.get("elapsed_ms") or 0) for a in self.attempts)
 
+    def engine_cpu_ms(self) -> float:
+        """CPU time (every worker thread, user and system) of the executions of every attempt: their work, which a
+        loaded machine does not inflate as it inflates elapsed times. 0 from a binary that does not report it."""
+        return sum(a.get("cpu_ms") or 0 for a in self.attempts)
+
     def describe(self) -> str:
         if self.rc is None:
             return "killed (script timeout)"

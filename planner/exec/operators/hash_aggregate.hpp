@@ -66,7 +66,8 @@ class HashAggregateOp : public ExecOperator {
   bool consume_spilling(const Batch& in);
   bool read_source(Batch& in);
   int64_t insert_bound(const Batch& in, const std::vector<uint32_t>& rows) const;
-  void settle_charge(bool after_insert);
+  /// `to_limit`: the growth may take the spill reserve too (the first group of an empty table).
+  void settle_charge(bool after_insert, bool to_limit = false);
   void spill_rows(const Batch& in, const std::vector<uint32_t>& rows);
   void finish_source();
   bool open_next_partition();

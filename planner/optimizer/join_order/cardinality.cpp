@@ -64,12 +64,14 @@ void CardinalityEstimator::learn() {
   std::map<RelSet, double> observed;
   for (RelSet s : seen) {
     if (rel_count(s) < 2 || !graph_.is_complete(s)) continue;
-    if (std::optional<double> rows = override_(s)) {
-      observed.emplace(s, *rows);
-      memo_.emplace(s, Entry{*rows, CardinalitySource::kOverride});
-    } else {
-      asked_.insert(s);
+    std::optional<ObservedCardinality> o = override_(s);
+    if (o && !o->lower_bound) {
+      observed.emplace(s, o->rows);
+      memo_.emplace(s, Entry{o->rows, CardinalitySource::kOverride});
+      continue;
     }
+    asked_.insert(s);
+    if (o) bounds_.emplace(s, o->rows);
   }
   auto rows_of = [&](RelSet s) -> std::optional<double> {
     if (rel_count(s) == 1) return graph_.relation(lowest_rel(s)).cardinality;
@@ -81,14 +83,15 @@ void CardinalityEstimator::learn() {
   // join x to T: selectivity = rows(U) / (rows(T) x rows(x)), or rows(U) / rows(T) for a member x (a semi join
   // keeps a share of the left rows, a LEFT join multiplies them). The smallest such U (then the lowest) wins: the
   // observation closest to the edge.
-  for (const auto& group_entry : edge_groups(graph_)) {
-    // Named copies, not structured bindings: the lambda below captures them (clang before 16 cannot capture a
-    // structured binding, and the fuzz build uses clang).
-    const RelSet r = group_entry.first;
+  // The selectivity group `r` shows in the smallest set of `sets` (exact answers, or lower bounds) over a T known
+  // exactly; nullopt when none does.
+  auto selectivity_in = [&](RelSet r, const std::map<RelSet, double>& sets) {
     std::optional<std::pair<RelSet, double>> best;
-    for (const auto& observed_entry : observed) {  // ascending by set: the first of the fewest relations wins
-      const RelSet u = observed_entry.first;
-      const double u_rows = observed_entry.second;
+    for (const auto& set_entry : sets) {  // ascending by set: the first of the fewest relations wins
+      // Named copies, not structured bindings: the lambda below captures them (clang before 16 cannot capture a
+      // structured binding, and the fuzz build uses clang).
+      const RelSet u = set_entry.first;
+      const double u_rows = set_entry.second;
       if (!is_subset(r, u) || (best && rel_count(u) >= rel_count(best->first))) continue;
       for_each_rel(r, [&](int x) {
         if (best && best->first == u) return;
@@ -104,7 +107,20 @@ void CardinalityEstimator::learn() {
         best.emplace(u, u_rows / (*t_rows * x_rows));
       });
     }
-    if (best) learned_.emplace(r, best->second);
+    return best ? std::optional<double>(best->second) : std::nullopt;
+  };
+  for (const auto& group_entry : edge_groups(graph_)) {
+    const RelSet r = group_entry.first;
+    if (std::optional<double> sel = selectivity_in(r, observed)) {
+      learned_.emplace(r, *sel);
+      continue;
+    }
+    if (bounds_.empty()) continue;
+    // Only a bound: at least what it shows, never less than the model's selectivity (a bound of a set cut short
+    // early says little).
+    double model = 1;
+    for (int e : group_entry.second) model *= graph_.edges()[static_cast<size_t>(e)].selectivity;
+    if (std::optional<double> floor = selectivity_in(r, bounds_); floor && *floor > model) learned_.emplace(r, *floor);
   }
 }
 
@@ -119,11 +135,15 @@ const CardinalityEstimator::Entry& CardinalityEstimator::lookup(RelSet set) {
   Entry entry{0, CardinalitySource::kModel};
   // learn() asked the override for every set it could; a set it did not ask (a disconnected one, or past its
   // limits) is asked now.
-  std::optional<double> observed = override_ && !asked_.count(set) ? override_(set) : std::nullopt;
-  if (observed) {
-    entry = Entry{*observed, CardinalitySource::kOverride};
+  std::optional<ObservedCardinality> observed = override_ && !asked_.count(set) ? override_(set) : std::nullopt;
+  if (observed && !observed->lower_bound) {
+    entry = Entry{observed->rows, CardinalitySource::kOverride};
   } else {
     entry.rows = learned_.empty() ? estimate_cardinality(graph_, set) : product(graph_, set, &learned_);
+    // A lower bound only raises (it is the source when it decides: also when the selectivity it taught gives it).
+    auto bound = bounds_.find(set);
+    const double at_least = observed ? observed->rows : bound != bounds_.end() ? bound->second : 0;
+    if (at_least > 0 && at_least >= entry.rows) entry = Entry{at_least, CardinalitySource::kOverride};
   }
   return memo_.emplace(set, entry).first->second;
 }

@@ -13,9 +13,17 @@ namespace hindsight::joinorder {
 /// Rows of the join of a set of relations. The enumerators call it at most once per relation set they plan.
 using CardinalityFn = std::function<double(RelSet)>;
 
+/// What an override knows of a set: its rows, exactly, or only at least `rows` (`lower_bound`: an operator that a
+/// failed attempt cut short; the rows it saw, extrapolated). Implicit from a double: an exact count.
+struct ObservedCardinality {
+  ObservedCardinality(double r, bool lb = false) : rows(r), lower_bound(lb) {}  // NOLINT(google-explicit-constructor)
+  double rows;
+  bool lower_bound = false;
+};
+
 /// Returns an observed (or otherwise better) row count for a relation set, or nullopt to keep the model estimate.
 /// This is where runtime statistics plug in: the caller maps the set to its join-set signature and looks it up.
-using CardinalityOverride = std::function<std::optional<double>(RelSet)>;
+using CardinalityOverride = std::function<std::optional<ObservedCardinality>(RelSet)>;
 
 /// The independence estimate: product of the base cardinalities of `set` times the product of the selectivities of
 /// every edge whose relations all lie inside `set`; members count only alone (their rows), in a larger set their
@@ -35,7 +43,15 @@ enum class CardinalitySource { kModel, kOverride };
 /// member x: rows(U) / rows(U - x)); the smallest such U wins. So a sub-join observed in one plan informs every
 /// set that holds its edge, in any order: a semi join observed on its left table alone informs the sets that join
 /// more tables before it, and an edge observed only high in a plan (lineitem JOIN partsupp above orders) informs
-/// the pair itself. Holds a reference to the graph, which must outlive it.
+/// the pair itself.
+///
+/// A lower bound (a set a failed attempt cut short) only raises: the set's rows are the larger of the bound and what
+/// the exact answers give it, and an edge group that no exact answer teaches takes at least the selectivity a bound
+/// U shows over an exactly known U - x (a relation alone, or an exact answer); the smallest such U wins, and never
+/// below the model's selectivity. Without it, a re-plan after MEMORY_LIMIT_EXCEEDED ordered the joins as if the
+/// sub-join that failed were as small as the model thought (top_customers_lines: a 140k-row join taken for 323 rows
+/// and built again), while the physical plan above saw the bound. Holds a reference to the graph, which must
+/// outlive it.
 class CardinalityEstimator {
  public:
   static constexpr int kMaxLearningRelations = 16;
@@ -73,7 +89,8 @@ class CardinalityEstimator {
   std::unordered_map<RelSet, Entry> memo_;
   bool learned_ready_ = false;
   std::map<RelSet, double> learned_;  ///< per edge group (its relations): the observed selectivity
-  std::set<RelSet> asked_;            ///< sets learn() asked that the override does not know
+  std::set<RelSet> asked_;            ///< sets learn() asked that the override does not know exactly
+  std::map<RelSet, double> bounds_;   ///< sets the override knows only a lower bound of
 };
 
 }  // namespace hindsight::joinorder

@@ -67,6 +67,33 @@ TEST(SpillFileTest, RoundTripsRowsNullsAndStringsAcrossManySmallWrites) {
   EXPECT_GE(batches, 2u);
 }
 
+TEST(SpillFileTest, AFinishedFileIsReusedAndItsNewOwnerSeesOnlyItsOwnRows) {
+  // Creating a file is an inode allocation (a third of a spilling execution's CPU at SF 0.1): a finished file's
+  // descriptor is kept for the next SpillFile in the same directory, which writes it from the start. What the
+  // earlier owner wrote beyond the new owner's rows must never be read.
+  release_pooled_spill_files();
+  ASSERT_EQ(pooled_spill_files(), 0u);
+  Batch big = rows(0, 3000), small = rows(5000, 5010);
+  {
+    SpillFile f(types_of(big), tmp(), 4096);
+    f.append(big);
+    f.flush();
+  }
+  EXPECT_EQ(pooled_spill_files(), 1u);
+  {
+    SpillFile g(types_of(small), tmp(), 4096);
+    EXPECT_EQ(pooled_spill_files(), 0u);  // g took it
+    g.append(small);
+    g.flush();
+    EXPECT_EQ(read_all(g.reader(1024)), render(small));
+    SpillFile empty(types_of(small), tmp(), 4096);
+    EXPECT_TRUE(read_all(empty.reader(1024)).empty());
+  }
+  EXPECT_EQ(pooled_spill_files(), 2u);
+  release_pooled_spill_files();
+  EXPECT_EQ(pooled_spill_files(), 0u);
+}
+
 TEST(SpillFileTest, FinishedWritingFlushesAndFreesTheWriteBufferUntilTheNextAppend) {
   Batch a = rows(0, 500);
   SpillFile f(types_of(a), tmp(), 64 << 10);  // the rows stay in the buffer until it finishes writing
