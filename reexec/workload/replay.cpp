@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 #include <xxhash.h>
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -12,6 +10,7 @@
 #include <optional>
 #include <set>
 
+#include "planner/common/elapsed.hpp"
 #include "planner/common/error.hpp"
 #include "planner/session/explain.hpp"
 #include "planner/session/query_limits.hpp"
@@ -89,14 +88,6 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t m = v.size() / 2;
   return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
-/// CPU time of the process (every worker thread), user + system, in ms: what a run costs whatever else the machine
-/// runs at the same time (wall time on a shared machine moves with the other processes' load).
-double process_cpu_ms() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e3 + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e3;
 }
 
 double attempts_ms(const StatementResult& r) {
