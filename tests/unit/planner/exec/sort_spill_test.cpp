@@ -149,3 +149,33 @@ TEST(SortSpillTest, TooSmallForEvenOneBatchFailsSayingSpillingDidNotHelp) {
 
 }  // namespace
 }  // namespace hindsight
+
+namespace hindsight {
+namespace {
+
+TEST(SortSpillTest, ARefusedChargeAlwaysLeavesRoomToWriteTheRun) {
+  // Whatever the limit, the charge that starts a run is refused while the run's write buffer still fits: a
+  // refusal that left less than that failed the spill ("the write buffer of a sorted run ... does not fit").
+  // Limits a few hundred bytes apart, over more than one batch's charge, put the refusal at every distance from the
+  // limit.
+  const Batch in = input(12000, 8);
+  const std::vector<SortKey> keys = {{0, true, false}, {3, true, false}};
+  const Result want = sort(in, keys, int64_t{1} << 40, false);
+  int spilled = 0;
+  const int kLimits = 200;
+  for (int64_t limit = 560 << 10; limit < (560 << 10) + kLimits * 409; limit += 409) {
+    Result got;
+    try {
+      got = sort(in, keys, limit, true);
+    } catch (const Error& e) {
+      ADD_FAILURE() << "limit " << limit << ": " << e.what();
+      continue;
+    }
+    EXPECT_EQ(got.rows, want.rows) << "limit " << limit;
+    spilled += got.stats.spills > 0;
+  }
+  EXPECT_EQ(spilled, kLimits) << "every limit spills";
+}
+
+}  // namespace
+}  // namespace hindsight
