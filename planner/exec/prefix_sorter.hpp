@@ -71,7 +71,7 @@ class PrefixSorter {
       return;
     }
     fill(begin, end, key, offset);
-    std::sort(begin, end, entry_less);
+    std::sort(begin, end, [](const SortEntry& x, const SortEntry& y) { return entry_less(x, y); });  // inlined
     const bool is_string = rows_.kind(key) == PhysicalKind::String;
     for (SortEntry* run = begin; run != end;) {
       SortEntry* stop = run + 1;

@@ -141,7 +141,7 @@ int64_t SortStore::growth_for(const Batch& in) const {
     const ColumnVector& s = in.columns[c];
     g += column_growth(cols_[c], in.rows, s.has_nulls());
     if (cols_[c].kind == PhysicalKind::String)
-      for (const std::string& v : s.strs) payload += v.size();
+      for (const std::string& v : s.strs) payload += v.size() > Ref::kInline ? v.size() : 0;
   }
   return g + static_cast<int64_t>(arena_.growth_for(payload));
 }
@@ -155,7 +155,7 @@ int64_t SortStore::append(const Batch& in) {
   size_t payload = 0;
   for (size_t c = 0; c < cols_.size(); ++c)
     if (cols_[c].kind == PhysicalKind::String)
-      for (const std::string& v : in.columns[c].strs) payload += v.size();
+      for (const std::string& v : in.columns[c].strs) payload += v.size() > Ref::kInline ? v.size() : 0;
   arena_.reserve(payload);  // every string of the batch fits the current block now
   for (size_t c = 0; c < cols_.size(); ++c) {
     Column& col = cols_[c];
@@ -180,30 +180,40 @@ int64_t SortStore::append(const Batch& in) {
         for (size_t k = 0; k < need; ++k) std::memset(col.nulls[k].get(), 0, kChunkRows);
       for (size_t i = 0; i < n; ++i) {
         const size_t r = rows_ + i;
-        col.nulls[r >> kChunkShift][r & kMask] = src.has_nulls() ? src.nulls[i] : 0;
+        col.nulls[r >> kChunkShift][r & kMask] = src.has_nulls() ? src.nulls[i] : uint8_t{0};
       }
     }
+    // Fixed-width values: one copy per chunk the batch touches.
+    auto copy_values = [&](auto& table, const auto* from) {
+      for (size_t i = 0; i < n;) {
+        const size_t r = rows_ + i;
+        const size_t k = std::min(n - i, kChunkRows - (r & kMask));
+        std::memcpy(table[r >> kChunkShift].get() + (r & kMask), from + i, k * sizeof(*from));
+        i += k;
+      }
+    };
     switch (col.kind) {
       case PhysicalKind::Int64:
         add_chunks(col.ints);
-        for (size_t i = 0; i < n; ++i) {
-          const size_t r = rows_ + i;
-          col.ints[r >> kChunkShift][r & kMask] = src.ints[i];
-        }
+        copy_values(col.ints, src.ints.data());
         break;
       case PhysicalKind::Double:
         add_chunks(col.dbls);
-        for (size_t i = 0; i < n; ++i) {
-          const size_t r = rows_ + i;
-          col.dbls[r >> kChunkShift][r & kMask] = src.dbls[i];
-        }
+        copy_values(col.dbls, src.dbls.data());
         break;
       case PhysicalKind::String:
         add_chunks(col.strs);
         for (size_t i = 0; i < n; ++i) {
           const size_t r = rows_ + i;
-          const std::string_view v = arena_.copy(src.strs[i]);
-          col.strs[r >> kChunkShift][r & kMask] = {v.data(), static_cast<uint32_t>(v.size())};
+          const std::string& v = src.strs[i];
+          Ref& ref = col.strs[r >> kChunkShift][r & kMask];
+          ref.len = static_cast<uint32_t>(v.size());
+          if (v.size() <= Ref::kInline) {
+            std::memcpy(ref.bytes, v.data(), v.size());
+          } else {
+            const char* p = arena_.copy(v).data();
+            std::memcpy(ref.bytes + 4, &p, sizeof p);
+          }
         }
         break;
     }
@@ -246,8 +256,8 @@ void SortStore::gather(const uint32_t* sel, size_t n, Batch& out) const {
       case PhysicalKind::String:
         d.strs.resize(n);
         for (size_t k = 0; k < n; ++k) {
-          const Ref& r = col.strs[sel[k] >> kChunkShift][sel[k] & kMask];
-          d.strs[k].assign(r.data, r.len);
+          const std::string_view v = col.strs[sel[k] >> kChunkShift][sel[k] & kMask].view();
+          d.strs[k].assign(v.data(), v.size());
         }
         break;
     }
@@ -268,14 +278,25 @@ class StoreRows {
  public:
   StoreRows(const SortStore& rows, const std::vector<SortKey>& keys) : rows_(rows), keys_(keys) {
     for (const SortKey& k : keys) {
-      cols_.push_back(static_cast<size_t>(k.column));
-      kinds_.push_back(rows.types()[static_cast<size_t>(k.column)].physical());
+      const auto c = static_cast<size_t>(k.column);
+      cols_.push_back(c);
+      kinds_.push_back(rows.types()[c].physical());
+      ints_.push_back(rows.int_chunks(c));
+      dbls_.push_back(rows.dbl_chunks(c));
+      nulls_.push_back(rows.null_chunks(c));
     }
   }
   PhysicalKind kind(size_t key) const { return kinds_[key]; }
-  bool is_null(size_t key, uint32_t r) const { return rows_.is_null(cols_[key], r); }
-  int64_t int_at(size_t key, uint32_t r) const { return rows_.int_at(cols_[key], r); }
-  double dbl_at(size_t key, uint32_t r) const { return rows_.dbl_at(cols_[key], r); }
+  bool is_null(size_t key, uint32_t r) const {
+    const uint8_t* const* n = nulls_[key];
+    return n && n[r >> SortStore::kChunkShift][r & (SortStore::kChunkRows - 1)];
+  }
+  int64_t int_at(size_t key, uint32_t r) const {
+    return ints_[key][r >> SortStore::kChunkShift][r & (SortStore::kChunkRows - 1)];
+  }
+  double dbl_at(size_t key, uint32_t r) const {
+    return dbls_[key][r >> SortStore::kChunkShift][r & (SortStore::kChunkRows - 1)];
+  }
   std::string_view str_at(size_t key, uint32_t r) const { return rows_.str_at(cols_[key], r); }
   /// RowComparator::compare over keys key, key + 1, ...
   int compare_from(size_t key, uint32_t a, uint32_t b) const {
@@ -314,6 +335,9 @@ class StoreRows {
   const std::vector<SortKey>& keys_;
   std::vector<size_t> cols_;
   std::vector<PhysicalKind> kinds_;
+  std::vector<const int64_t* const*> ints_;
+  std::vector<const double* const*> dbls_;
+  std::vector<const uint8_t* const*> nulls_;
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -80,20 +81,32 @@ class SortStore {
   }
   int64_t int_at(size_t col, size_t row) const { return cols_[col].ints[row >> kChunkShift][row & kMask]; }
   double dbl_at(size_t col, size_t row) const { return cols_[col].dbls[row >> kChunkShift][row & kMask]; }
-  std::string_view str_at(size_t col, size_t row) const {
-    const Ref& r = cols_[col].strs[row >> kChunkShift][row & kMask];
-    return {r.data, r.len};
-  }
+  std::string_view str_at(size_t col, size_t row) const { return cols_[col].strs[row >> kChunkShift][row & kMask].view(); }
+
+  /// The chunk tables of column `col` (for tight loops: chunk r >> kChunkShift, value r & (kChunkRows - 1)); null
+  /// when the column is of another kind (nulls: has no NULL). Invalidated by append() and clear().
+  const int64_t* const* int_chunks(size_t col) const { return chunk_table(cols_[col].ints); }
+  const double* const* dbl_chunks(size_t col) const { return chunk_table(cols_[col].dbls); }
+  const uint8_t* const* null_chunks(size_t col) const { return chunk_table(cols_[col].nulls); }
 
   /// `out` = rows sel[0..n) in that order, all columns (its strings' buffers are reused where they have room).
   void gather(const uint32_t* sel, size_t n, Batch& out) const;
 
  private:
   static constexpr size_t kMask = kChunkRows - 1;
+  /// A string: up to kInline bytes in place, longer ones as a pointer into the arena.
   struct Ref {
-    const char* data;
+    static constexpr size_t kInline = 12;
     uint32_t len;
+    char bytes[kInline];  ///< the bytes, or (len > kInline) the arena pointer in bytes[4..12)
+    std::string_view view() const {
+      if (len <= kInline) return {bytes, len};
+      const char* p;
+      std::memcpy(&p, bytes + 4, sizeof p);
+      return {p, len};
+    }
   };
+  static_assert(sizeof(Ref) == 16);
   struct Column {
     PhysicalKind kind = PhysicalKind::Int64;
     std::vector<std::unique_ptr<int64_t[]>> ints;
@@ -103,6 +116,11 @@ class SortStore {
     size_t value_chunks() const { return ints.size() + dbls.size() + strs.size(); }
   };
   static size_t value_width(PhysicalKind k);
+  template <typename T>
+  static const T* const* chunk_table(const std::vector<std::unique_ptr<T[]>>& v) {
+    static_assert(sizeof(std::unique_ptr<T[]>) == sizeof(T*));
+    return v.empty() ? nullptr : reinterpret_cast<const T* const*>(v.data());
+  }
   /// Chunks (and chunk-table growth) `col` needs to hold `extra` more rows; with nulls: for its mask too.
   int64_t column_growth(const Column& col, size_t extra, bool needs_nulls) const;
 

@@ -67,7 +67,7 @@ TEST(ByteArenaTest, LargeBlocksGoBackToTheSystemWhenCleared) {
   EXPECT_LE(rss_anon_kb() - before, 4 << 10) << "the freed blocks stayed resident";
 }
 
-/// Column 0: strings (empty ones, long ones, NULLs from the second batch on only); 1: ints with NULLs; 2: doubles.
+/// Column 0: strings (empty ones, of 12 and 13 bytes, long ones, NULLs from the second batch on only); 1: ints with NULLs; 2: doubles.
 std::vector<Batch> batches(unsigned seed, const std::vector<size_t>& sizes) {
   std::mt19937 rng(seed);
   std::vector<Batch> out;
@@ -81,6 +81,7 @@ std::vector<Batch> batches(unsigned seed, const std::vector<size_t>& sizes) {
       if (b > 0 && r % 11 == 0) s.push_back(std::nullopt);
       else if (r % 7 == 0) s.push_back(std::string());
       else if (r % 29 == 0) s.push_back(std::string(70 + r % 300, static_cast<char>('a' + r % 3)) + std::to_string(r % 5));
+      else if (r % 5 == 0) s.push_back(std::string(12 + r % 2, 'm'));  // at and past the inline bytes
       else s.push_back("v" + std::to_string(r % 500) + std::string(r % 2 ? 20 : 0, 'q'));
       k.push_back(r % 13 == 0 ? std::nullopt : OptInt(static_cast<int64_t>(rng() % 50) - 25));
       d.push_back(b == 1 && i == 0 ? std::nullopt : OptDbl(seq * 0.5));
