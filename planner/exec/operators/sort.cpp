@@ -68,7 +68,7 @@ bool SortOp::next_impl(Batch& out) {
   }
   if (emit_pos_ >= row_count_) {
     store_.clear();
-    perm_ = {};
+    std::vector<uint32_t>().swap(perm_);  // not perm_ = {}: that keeps the capacity
     release(held_memory_);
     return false;
   }
@@ -230,7 +230,7 @@ void SortOp::spill_run() {
   runs_.push_back(std::move(file));
   // Free the run's rows: the store's chunks and arena blocks go back whole.
   slice = Batch();
-  perm_ = {};
+  std::vector<uint32_t>().swap(perm_);  // not perm_ = {}: that keeps the capacity (charge released, memory held)
   store_.clear();
   row_count_ = 0;
   release(data_charged_);
