@@ -113,6 +113,7 @@ void SortOp::accumulate_spilling() {
       trim_free_heap();
       consumed = 0;
     }
+    for (const ColumnVector& c : in.columns) output_bytes_ += static_cast<int64_t>(c.allocated_bytes());
     const int64_t in_live = static_cast<int64_t>(in.byte_size()) + static_cast<int64_t>(n) * kSortBytesPerRow;
     // A run's first batch also reserves the run's write buffer, so that a refusal always leaves room to write
     // the run out: refused with less than that left, the spill itself failed ("spilling did not help").
@@ -139,8 +140,13 @@ void SortOp::accumulate_spilling() {
     data_live_ += in_live;
     row_count_ += n;
   }
+  // Everything fit. Emitting from memory holds every row until the last is out, while what the sort emits is
+  // usually held too (the query result, charged as it comes): when the room left cannot take the output besides
+  // the rows, they go out as one run and are merged back, so that the sort's memory is free while it emits.
+  const int64_t room = ctx_->memory->limit() - ctx_->memory->used();
+  if (output_held_ && runs_.empty() && row_count_ > 0 && output_bytes_ > room) spill_run();
   if (runs_.empty()) {
-    // Everything fit: the in-memory sort, on memory reserved as the rows came.
+    // The in-memory sort, on memory reserved as the rows came.
     perm_.resize(row_count_);
     std::iota(perm_.begin(), perm_.end(), 0u);
     sort_store_rows(store_, keys_, perm_);

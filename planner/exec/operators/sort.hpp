@@ -27,6 +27,10 @@ class SortOp : public ExecOperator {
   /// Runs the merge reads at once at most (the fan-in); fewer when their buffers do not fit.
   static constexpr size_t kMaxMergeFanIn = 16;
 
+  /// With spill on, a sort whose rows fit but whose output would not fit beside them writes them as one run and
+  /// merges it back, so that its memory is free while the output accumulates.
+  void set_output_held() override { output_held_ = true; }
+
  protected:
   bool next_impl(Batch& out) override;
 
@@ -63,7 +67,9 @@ class SortOp : public ExecOperator {
   // Spilling.
   int64_t data_charged_ = 0;  ///< what store_ (with the sort's reservations) is charged
   int64_t data_live_ = 0;
-  int64_t buffer_reserved_ = 0;  ///< part of data_charged_: the next run's write buffer, reserved with its rows
+  int64_t buffer_reserved_ = 0;
+  bool output_held_ = false;
+  int64_t output_bytes_ = 0;  ///< what the input's batches held (what the sort's output will take where it is held)  ///< part of data_charged_: the next run's write buffer, reserved with its rows
   int64_t files_charged_ = 0;  ///< the runs' write buffers and the cursors
   std::vector<std::unique_ptr<SpillFile>> runs_;  ///< in input order (ties go to the earlier run)
   std::vector<Cursor> cursors_;

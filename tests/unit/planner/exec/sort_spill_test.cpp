@@ -223,3 +223,35 @@ TEST(SortSpillTest, ASpilledRunsMemoryIsFreedWithItsCharge) {
 
 }  // namespace
 }  // namespace hindsight
+
+namespace hindsight {
+namespace {
+
+TEST(SortSpillTest, AHeldOutputThatWouldNotFitBesidesTheRowsMakesThemARun) {
+  // The rows fit (the limit is the in-memory sort's own peak and a little), but the query result would be held
+  // besides them while the sort emits: the sort of the result's root writes them as one run and merges it back.
+  const Batch in = input(20000, 9);
+  const std::vector<SortKey> keys = {{0, true, false}, {3, true, false}};
+  int64_t peak = 0;
+  {
+    TestContext tc(int64_t{1} << 40);
+    tc.ctx.spill = true;
+    tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
+    SortOp op(&tc.ctx, 0, source(&tc.ctx, Batch(in), 1000), keys);
+    drain(op);
+    peak = tc.memory.peak();
+  }
+  const Result want = sort(in, keys, int64_t{1} << 40, false);
+  TestContext tc(peak + (64 << 10));
+  tc.ctx.spill = true;
+  tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
+  SortOp held(&tc.ctx, 0, source(&tc.ctx, Batch(in), 1000), keys);
+  held.set_output_held();
+  EXPECT_EQ(drain(held), want.rows);
+  EXPECT_EQ(held.stats().spills, 1u);
+  EXPECT_EQ(held.stats().spilled_rows, in.rows) << "one run of every row";
+  EXPECT_LE(tc.memory.peak(), peak + (64 << 10));
+}
+
+}  // namespace
+}  // namespace hindsight
