@@ -85,6 +85,7 @@ std::string_view ByteArena::copy(std::string_view s) {
   char* p = pos_;
   std::memcpy(p, s.data(), s.size());
   pos_ += s.size();
+  used_ += s.size();
   return {p, s.size()};
 }
 
@@ -93,13 +94,14 @@ void ByteArena::clear() {
   std::vector<Block>().swap(blocks_);
   pos_ = end_ = nullptr;
   allocated_ = 0;
+  used_ = 0;
   next_ = min_block_;
 }
 
 // ---- SortStore ---------------------------------------------------------------------------------------------------
 
 SortStore::SortStore(std::vector<DataType> types, size_t max_block)
-    : types_(std::move(types)), arena_(std::min<size_t>(16 << 10, max_block), max_block) {
+    : types_(std::move(types)), arena_(std::min<size_t>(1 << 10, max_block), max_block) {
   cols_.resize(types_.size());
   for (size_t c = 0; c < cols_.size(); ++c) cols_[c].kind = types_[c].physical();
 }
@@ -113,25 +115,52 @@ size_t SortStore::value_width(PhysicalKind k) {
   return 0;
 }
 
-int64_t SortStore::column_growth(const Column& col, size_t extra, bool needs_nulls) const {
-  const size_t have = col.value_chunks();
-  const size_t need = (rows_ + extra + kMask) >> kChunkShift;
+size_t SortStore::first_chunk_rows(size_t rows) {
+  if (rows >= kChunkRows) return kChunkRows;
+  size_t cap = 16;
+  while (cap < rows) cap *= 2;
+  return cap;
+}
+
+int64_t SortStore::table_growth(size_t chunks, size_t cap0, size_t table_cap, size_t rows, size_t width) {
+  const size_t need = (rows + kMask) >> kChunkShift;
+  if (need == 0) return 0;
+  const size_t want0 = need > 1 ? kChunkRows : first_chunk_rows(rows);
   int64_t g = 0;
-  if (need > have) {
-    g += static_cast<int64_t>((need - have) * kChunkRows * value_width(col.kind));
-    const size_t cap = col.kind == PhysicalKind::Int64    ? col.ints.capacity()
-                       : col.kind == PhysicalKind::Double ? col.dbls.capacity()
-                                                          : col.strs.capacity();
-    g += static_cast<int64_t>((table_capacity(cap, need) - cap) * sizeof(void*));
-  }
-  if (!col.nulls.empty() || needs_nulls) {
-    const size_t nh = col.nulls.size();
-    if (need > nh) {
-      g += static_cast<int64_t>((need - nh) * kChunkRows);
-      g += static_cast<int64_t>((table_capacity(col.nulls.capacity(), need) - col.nulls.capacity()) * sizeof(void*));
-    }
-  }
+  if (chunks == 0) g += static_cast<int64_t>(want0 * width);
+  else if (want0 > cap0) g += static_cast<int64_t>((want0 - cap0) * width);
+  const size_t full_have = chunks > 1 ? chunks - 1 : 0;
+  if (need - 1 > full_have) g += static_cast<int64_t>((need - 1 - full_have) * kChunkRows * width);
+  g += static_cast<int64_t>((table_capacity(table_cap, need) - table_cap) * sizeof(void*));
   return g;
+}
+
+int64_t SortStore::column_growth(const Column& col, size_t extra, bool needs_nulls) const {
+  const size_t total = rows_ + extra;
+  const size_t cap = col.kind == PhysicalKind::Int64    ? col.ints.capacity()
+                     : col.kind == PhysicalKind::Double ? col.dbls.capacity()
+                                                        : col.strs.capacity();
+  int64_t g = table_growth(col.value_chunks(), col.cap0, cap, total, value_width(col.kind));
+  if (!col.nulls.empty() || needs_nulls) g += table_growth(col.nulls.size(), col.null_cap0, col.nulls.capacity(), total, 1);
+  return g;
+}
+
+size_t SortStore::live_bytes() const {
+  size_t b = arena_.used_bytes();
+  for (const Column& c : cols_) b += rows_ * (value_width(c.kind) + (c.nulls.empty() ? 0 : 1));
+  return b;
+}
+
+size_t SortStore::live_growth(const Batch& in) const {
+  size_t b = 0;
+  for (size_t c = 0; c < cols_.size(); ++c) {
+    const ColumnVector& s = in.columns[c];
+    b += in.rows * (value_width(cols_[c].kind) + (cols_[c].nulls.empty() && !s.has_nulls() ? 0 : 1));
+    if (cols_[c].nulls.empty() && s.has_nulls()) b += rows_;  // the mask made for the rows before
+    if (cols_[c].kind == PhysicalKind::String)
+      for (const std::string& v : s.strs) b += v.size() > Ref::kInline ? v.size() : 0;
+  }
+  return b;
 }
 
 int64_t SortStore::growth_for(const Batch& in) const {
@@ -160,9 +189,24 @@ int64_t SortStore::append(const Batch& in) {
   for (size_t c = 0; c < cols_.size(); ++c) {
     Column& col = cols_[c];
     const ColumnVector& src = in.columns[c];
-    auto add_chunks = [&](auto& table) {
+    // Chunk 0 starts at the rows it needs (16, 32, ... 2048: a small sort takes little), later ones are whole.
+    auto add_chunks = [&](auto& table, size_t& cap0) {
       using Ptr = typename std::remove_reference_t<decltype(table)>::value_type;
       using T = typename Ptr::element_type;
+      const size_t want0 = need > 1 ? kChunkRows : first_chunk_rows(rows_ + n);
+      if (table.empty()) {
+        table.reserve(table_capacity(0, need));
+        allocated_ += table.capacity() * sizeof(void*);
+        table.emplace_back(new T[want0]);
+        cap0 = want0;
+        allocated_ += want0 * sizeof(T);
+      } else if (want0 > cap0) {
+        Ptr grown(new T[want0]);
+        std::memcpy(grown.get(), table[0].get(), cap0 * sizeof(T));
+        table[0] = std::move(grown);
+        allocated_ += (want0 - cap0) * sizeof(T);
+        cap0 = want0;
+      }
       if (table.size() >= need) return;
       const size_t cap = table.capacity();
       grow_table(table, need);
@@ -175,9 +219,9 @@ int64_t SortStore::append(const Batch& in) {
     // Null masks: materialised (zeros for the rows before) at the first NULL of the column.
     if (src.has_nulls() || !col.nulls.empty()) {
       const bool fresh = col.nulls.empty();
-      add_chunks(col.nulls);
+      add_chunks(col.nulls, col.null_cap0);
       if (fresh)
-        for (size_t k = 0; k < need; ++k) std::memset(col.nulls[k].get(), 0, kChunkRows);
+        for (size_t k = 0; k < need; ++k) std::memset(col.nulls[k].get(), 0, k == 0 ? col.null_cap0 : kChunkRows);
       for (size_t i = 0; i < n; ++i) {
         const size_t r = rows_ + i;
         col.nulls[r >> kChunkShift][r & kMask] = src.has_nulls() ? src.nulls[i] : uint8_t{0};
@@ -194,15 +238,15 @@ int64_t SortStore::append(const Batch& in) {
     };
     switch (col.kind) {
       case PhysicalKind::Int64:
-        add_chunks(col.ints);
+        add_chunks(col.ints, col.cap0);
         copy_values(col.ints, src.ints.data());
         break;
       case PhysicalKind::Double:
-        add_chunks(col.dbls);
+        add_chunks(col.dbls, col.cap0);
         copy_values(col.dbls, src.dbls.data());
         break;
       case PhysicalKind::String:
-        add_chunks(col.strs);
+        add_chunks(col.strs, col.cap0);
         for (size_t i = 0; i < n; ++i) {
           const size_t r = rows_ + i;
           const std::string& v = src.strs[i];
@@ -228,6 +272,7 @@ void SortStore::clear() {
     decltype(c.dbls)().swap(c.dbls);
     decltype(c.strs)().swap(c.strs);
     decltype(c.nulls)().swap(c.nulls);
+    c.cap0 = c.null_cap0 = 0;
   }
   arena_.clear();
   rows_ = 0;

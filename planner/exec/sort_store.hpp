@@ -34,6 +34,8 @@ class ByteArena {
   std::string_view copy(std::string_view s);
   /// Blocks held (what the owner charges).
   size_t allocated_bytes() const { return allocated_; }
+  /// Bytes copied in.
+  size_t used_bytes() const { return used_; }
   size_t blocks() const { return blocks_.size(); }
   /// Frees every block; the next block is `min_block` again.
   void clear();
@@ -50,9 +52,10 @@ class ByteArena {
   char* pos_ = nullptr;
   char* end_ = nullptr;
   size_t allocated_ = 0;
+  size_t used_ = 0;
 };
 
-/// The rows a sort holds, by column, in fixed-size chunks of kChunkRows values (never a growing vector: a
+/// The rows a sort holds, by column, in fixed-size chunks of kChunkRows values (the first one smaller while few) (never a growing vector: a
 /// vector's growth holds the old and the new buffer at once and leaves the freed one to the allocator), with
 /// every string's bytes in a ByteArena. Values are copied in (the input batch's strings are freed with the
 /// batch, at once). Read with is_null / int_at / dbl_at / str_at; gather() builds a Batch of rows in any order.
@@ -70,6 +73,11 @@ class SortStore {
   int64_t growth_for(const Batch& in) const;
   /// Appends every row of `in` (columns of types()); returns the bytes newly allocated (= growth_for(in)).
   int64_t append(const Batch& in);
+  /// The bytes of data it holds (what MemoryTracker calls live): a value's width a row and column, a byte a row of
+  /// a column with NULLs, the string bytes in the arena.
+  size_t live_bytes() const;
+  /// What live_bytes() grows by with append(in).
+  size_t live_growth(const Batch& in) const;
   /// Everything it holds: chunks, chunk tables, arena blocks.
   size_t allocated_bytes() const { return allocated_ + arena_.allocated_bytes(); }
   /// Frees every row.
@@ -113,9 +121,16 @@ class SortStore {
     std::vector<std::unique_ptr<double[]>> dbls;
     std::vector<std::unique_ptr<Ref[]>> strs;
     std::vector<std::unique_ptr<uint8_t[]>> nulls;  ///< empty until a NULL comes; then one chunk per value chunk
+    size_t cap0 = 0;       ///< rows chunk 0 of the values holds (less than kChunkRows while the column is small)
+    size_t null_cap0 = 0;  ///< the same for the null mask
     size_t value_chunks() const { return ints.size() + dbls.size() + strs.size(); }
   };
   static size_t value_width(PhysicalKind k);
+  /// The rows chunk 0 holds while the store holds `rows` < kChunkRows: a power of two, at least 16.
+  static size_t first_chunk_rows(size_t rows);
+  /// What a chunk table of `chunks` chunks (chunk 0 holding `cap0` rows, the table `table_cap` entries) grows by
+  /// to hold `rows` rows of `width` bytes.
+  static int64_t table_growth(size_t chunks, size_t cap0, size_t table_cap, size_t rows, size_t width);
   template <typename T>
   static const T* const* chunk_table(const std::vector<std::unique_ptr<T[]>>& v) {
     static_assert(sizeof(std::unique_ptr<T[]>) == sizeof(T*));

@@ -41,10 +41,9 @@ bool SortOp::next_impl(Batch& out) {
       accumulate_spilling();
     } else {
       Batch in;
-      int64_t live = 0;
       while (pull(0, in)) {
         row_count_ += in.rows;
-        live += static_cast<int64_t>(in.byte_size());
+        const int64_t live = live_bytes_ + static_cast<int64_t>(store_.live_growth(in));
         const int64_t g = store_.growth_for(in);
         charge(g, live);  // before the store grows: a refusal leaves nothing uncharged
         const int64_t got = store_.append(in);
@@ -114,7 +113,7 @@ void SortOp::accumulate_spilling() {
       consumed = 0;
     }
     for (const ColumnVector& c : in.columns) output_bytes_ += static_cast<int64_t>(c.allocated_bytes());
-    const int64_t in_live = static_cast<int64_t>(in.byte_size()) + static_cast<int64_t>(n) * kSortBytesPerRow;
+    const int64_t in_live = static_cast<int64_t>(store_.live_growth(in)) + static_cast<int64_t>(n) * kSortBytesPerRow;
     // A run's first batch also reserves the run's write buffer, so that a refusal always leaves room to write
     // the run out: refused with less than that left, the spill itself failed ("spilling did not help").
     int64_t reserve = row_count_ == 0 ? run_buffer_bytes() : 0;

@@ -93,7 +93,10 @@ std::vector<Batch> batches(unsigned seed, const std::vector<size_t>& sizes) {
 
 TEST(SortStoreTest, RowsAcrossChunksReadBackExactlyWithTheirCharge) {
   // Batches of odd sizes: rows straddle the 4096-row chunks; a small arena makes strings straddle its blocks.
-  const auto in = batches(1, {3000, 1, 5000, 4095, 2049, 0, 7});
+  for (const std::vector<size_t>& sizes :
+       {std::vector<size_t>{3000, 1, 5000, 4095, 2049, 0, 7}, std::vector<size_t>{1, 5, 20, 100, 1900, 30, 3000}}) {
+  SCOPED_TRACE(sizes[0]);
+  const auto in = batches(1, sizes);  // the second: chunk 0 grows 16, 32, ... 2048 rows before the next comes
   SortStore store({DataType::varchar(), DataType::bigint(), DataType::float64()}, 8 << 10);
   std::vector<ColumnVector> all(3);
   for (size_t c = 0; c < 3; ++c) all[c].type = in[0].columns[c].type;
@@ -129,6 +132,7 @@ TEST(SortStoreTest, RowsAcrossChunksReadBackExactlyWithTheirCharge) {
   EXPECT_GT(again, 0);
   EXPECT_EQ(static_cast<size_t>(again), store.allocated_bytes());
   EXPECT_EQ(store.str_at(0, 0), in[1].columns[0].strs[0]);
+  }
 }
 
 TEST(SortStoreTest, SortsExactlyAsSortRows) {
