@@ -49,6 +49,9 @@ class ExecOperator {
   bool next(Batch& out);
   /// Called once before the first next(); opens children first (default) — overrides call the base.
   virtual void open();
+  /// Says that whatever this operator emits is held until the statement ends (the root of the query's result,
+  /// charged as it comes): an operator that holds its data while it emits may then make room first (SortOp).
+  virtual void set_output_held() {}
 
   const std::string& name() const { return name_; }
   int worker() const { return worker_; }

@@ -110,6 +110,7 @@ void FragmentScheduler::run_fragment(Built& f, std::vector<std::vector<Batch>>* 
       if (i >= n || ctx_->cancelled.load(std::memory_order_relaxed)) return;
       try {
         ExecOperator& root = *f.roots[static_cast<size_t>(i)];
+        if (outputs) root.set_output_held();
         root.open();
         Batch b;
         if (outputs) {

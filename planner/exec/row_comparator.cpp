@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "planner/exec/prefix_sorter.hpp"
+
 namespace hindsight {
 
 RowComparator::RowComparator(const std::vector<ColumnVector>& columns, const std::vector<SortKey>& keys) {
@@ -42,133 +44,33 @@ int compare_rows_across(const std::vector<ColumnVector>& a, size_t ra, const std
 
 namespace {
 
-/// One row to sort: a fixed-size normalized image of one key (one 8-byte chunk of it for strings), compared as
-/// unsigned integers, so that comparisons stay in the array instead of chasing the rows' strings.
-struct SortEntry {
-  uint64_t prefix;  ///< order-preserving image of the key's current chunk
-  uint32_t row;     ///< row index into the columns; the final tie-break
-  uint8_t rank;     ///< NULL placement: 0 sorts first, 2 last, 1 for values
-  uint8_t len;      ///< strings: bytes left from the chunk's start, capped at 9 (9: the string goes on); else 0
-};
-static_assert(sizeof(SortEntry) == 16);
-
-inline bool entry_less(const SortEntry& x, const SortEntry& y) {
-  if (x.rank != y.rank) return x.rank < y.rank;
-  if (x.prefix != y.prefix) return x.prefix < y.prefix;
-  return x.len < y.len;
-}
-inline bool entry_tie(const SortEntry& x, const SortEntry& y) {
-  return x.rank == y.rank && x.prefix == y.prefix && x.len == y.len;
-}
-
-/// Order-preserving unsigned image of a signed integer.
-inline uint64_t normalize_int(int64_t v) { return static_cast<uint64_t>(v) ^ (uint64_t{1} << 63); }
-/// Order-preserving unsigned image of a double (-0.0 as 0.0, so values the comparator calls equal tie).
-inline uint64_t normalize_double(double d) {
-  if (d == 0.0) d = 0.0;
-  uint64_t bits;
-  std::memcpy(&bits, &d, sizeof bits);
-  return (bits & (uint64_t{1} << 63)) ? ~bits : bits | (uint64_t{1} << 63);
-}
-
-/// Sorts entries by the keys from `key` on, all earlier keys (and, for a string key, its first `offset` bytes)
-/// being equal across [begin, end). Each level fills the entries' images of one key chunk, sorts by them and
-/// refines every run of ties with the next chunk or key. A string chunk is bytes [offset, offset + 8), big-endian
-/// and zero-padded, plus the bytes left (capped at 9): equal padded bytes with fewer bytes left mean a prefix of
-/// the other string, which sorts first (std::string::compare, unsigned bytes), so the order never contradicts
-/// the row comparator and a tie with fewer than 9 left means equal strings.
-class PrefixSorter {
+/// prefix_sort's view of a set of ColumnVectors: key k is column keys[k].column.
+class VectorRows {
  public:
-  PrefixSorter(const std::vector<ColumnVector>& columns, const std::vector<SortKey>& keys) : keys_(keys) {
+  VectorRows(const std::vector<ColumnVector>& columns, const std::vector<SortKey>& keys) {
     for (const SortKey& k : keys) cols_.push_back(&columns[static_cast<size_t>(k.column)]);
     for (size_t k = 0; k < keys.size(); ++k)
       rest_.emplace_back(columns, std::vector<SortKey>(keys.begin() + static_cast<std::ptrdiff_t>(k), keys.end()));
   }
-
-  void sort(SortEntry* begin, SortEntry* end, size_t key, size_t offset) {
-    if (end - begin < 2) return;
-    if (key == keys_.size()) {  // equal on every key: input order
-      std::sort(begin, end, [](const SortEntry& x, const SortEntry& y) { return x.row < y.row; });
-      return;
-    }
-    if (offset >= kMaxPrefixBytes) {  // a long common prefix: compare the rest of the rows directly
-      const RowComparator& cmp = rest_[key];
-      std::sort(begin, end, [&](const SortEntry& x, const SortEntry& y) {
-        int c = cmp.compare(x.row, y.row);
-        return c != 0 ? c < 0 : x.row < y.row;
-      });
-      return;
-    }
-    fill(begin, end, key, offset);
-    std::sort(begin, end, entry_less);
-    const bool is_string = cols_[key]->type.physical() == PhysicalKind::String;
-    for (SortEntry* run = begin; run != end;) {
-      SortEntry* stop = run + 1;
-      while (stop != end && entry_tie(*run, *stop)) ++stop;
-      if (stop - run > 1) {
-        // The run's image is overwritten by the next level, so decide from the run's first entry first.
-        const bool more_bytes = is_string && run->rank == 1 && (keys_[key].ascending ? run->len == 9 : run->len == 0);
-        if (more_bytes) sort(run, stop, key, offset + 8);
-        else sort(run, stop, key + 1, 0);
-      }
-      run = stop;
-    }
-  }
+  PhysicalKind kind(size_t key) const { return cols_[key]->type.physical(); }
+  bool is_null(size_t key, uint32_t r) const { return cols_[key]->is_null(r); }
+  int64_t int_at(size_t key, uint32_t r) const { return cols_[key]->ints[r]; }
+  double dbl_at(size_t key, uint32_t r) const { return cols_[key]->dbls[r]; }
+  std::string_view str_at(size_t key, uint32_t r) const { return cols_[key]->strs[r]; }
+  int compare_from(size_t key, uint32_t a, uint32_t b) const { return rest_[key].compare(a, b); }
 
  private:
-  static constexpr size_t kMaxPrefixBytes = 64;
-
-  void fill(SortEntry* begin, SortEntry* end, size_t key, size_t offset) const {
-    const ColumnVector& col = *cols_[key];
-    const SortKey& k = keys_[key];
-    const uint8_t null_rank = k.nulls_first ? 0 : 2;
-    const uint64_t flip = k.ascending ? 0 : ~uint64_t{0};
-    const PhysicalKind kind = col.type.physical();
-    for (SortEntry* e = begin; e != end; ++e) {
-      const uint32_t r = e->row;
-      if (col.is_null(r)) {
-        e->rank = null_rank;
-        e->prefix = 0;
-        e->len = 0;
-        continue;
-      }
-      e->rank = 1;
-      e->len = 0;
-      uint64_t p = 0;
-      switch (kind) {
-        case PhysicalKind::Int64: p = normalize_int(col.ints[r]); break;
-        case PhysicalKind::Double: p = normalize_double(col.dbls[r]); break;
-        case PhysicalKind::String: {
-          const std::string& s = col.strs[r];
-          const size_t left = s.size() > offset ? s.size() - offset : 0;
-          unsigned char b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-          std::memcpy(b, s.data() + std::min(offset, s.size()), std::min<size_t>(left, 8));
-          for (unsigned char c : b) p = (p << 8) | c;
-          const auto len = static_cast<uint8_t>(std::min<size_t>(left, 9));
-          e->len = k.ascending ? len : static_cast<uint8_t>(9 - len);
-          break;
-        }
-      }
-      e->prefix = p ^ flip;
-    }
-  }
-
-  const std::vector<SortKey>& keys_;
   std::vector<const ColumnVector*> cols_;
   std::vector<RowComparator> rest_;  ///< rest_[k]: the comparator over keys k, k+1, ...
 };
 
 }  // namespace
 
-size_t sort_scratch_bytes(size_t rows) { return rows * sizeof(SortEntry); }
+size_t sort_scratch_bytes(size_t rows) { return rows * sizeof(prefix_sort::SortEntry); }
 
 void sort_rows(const std::vector<ColumnVector>& columns, const std::vector<SortKey>& keys, std::vector<uint32_t>& perm) {
   if (keys.empty() || perm.size() < 2) return;
-  std::vector<SortEntry> entries(perm.size());
-  for (size_t i = 0; i < perm.size(); ++i) entries[i] = {0, perm[i], 0, 0};
-  PrefixSorter sorter(columns, keys);
-  sorter.sort(entries.data(), entries.data() + entries.size(), 0, 0);
-  for (size_t i = 0; i < perm.size(); ++i) perm[i] = entries[i].row;
+  prefix_sort::sort_perm(VectorRows(columns, keys), keys, perm);
 }
 
 }  // namespace hindsight

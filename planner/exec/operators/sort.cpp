@@ -10,13 +10,28 @@
 
 namespace hindsight {
 
+namespace {
+
+/// The largest block of a sort's string arena under `limit`: a small share of it (a block is charged whole),
+/// 4 KB to 1 MB.
+size_t arena_block_bytes(int64_t limit) {
+  return static_cast<size_t>(std::clamp<int64_t>(limit / 64, int64_t{4} << 10, int64_t{1} << 20));
+}
+
+std::vector<DataType> checked_types(const ExecOperator& child, const std::vector<SortKey>& keys) {
+  std::vector<DataType> types = child.output_types();
+  for (auto& k : keys)
+    HS_ASSERT(k.column >= 0 && static_cast<size_t>(k.column) < types.size(), "sort key out of range");
+  return types;
+}
+
+}  // namespace
+
 SortOp::SortOp(ExecContext* ctx, int worker, std::unique_ptr<ExecOperator> child, std::vector<SortKey> keys)
-    : ExecOperator("Sort", ctx, worker), keys_(std::move(keys)) {
-  output_types_ = child->output_types();
-  for (auto& k : keys_)
-    HS_ASSERT(k.column >= 0 && static_cast<size_t>(k.column) < output_types_.size(), "sort key out of range");
-  rows_.resize(output_types_.size());
-  for (size_t c = 0; c < rows_.size(); ++c) rows_[c].type = output_types_[c];
+    : ExecOperator("Sort", ctx, worker),
+      keys_(std::move(keys)),
+      store_(checked_types(*child, keys_), arena_block_bytes(ctx->memory ? ctx->memory->limit() : int64_t{1} << 40)) {
+  output_types_ = store_.types();
   add_child(std::move(child));
 }
 
@@ -26,18 +41,20 @@ bool SortOp::next_impl(Batch& out) {
       accumulate_spilling();
     } else {
       Batch in;
-      int64_t live = 0;
       while (pull(0, in)) {
         row_count_ += in.rows;
-        live += static_cast<int64_t>(in.byte_size());
-        charge(append_batch_moved(rows_, std::move(in)), live);
+        const int64_t live = live_bytes_ + static_cast<int64_t>(store_.live_growth(in));
+        const int64_t g = store_.growth_for(in);
+        charge(g, live);  // before the store grows: a refusal leaves nothing uncharged
+        const int64_t got = store_.append(in);
+        if (got != g) charge(got - g, live);  // not expected: growth_for is exact
       }
       charge(static_cast<int64_t>(row_count_ * sizeof(uint32_t)));
       perm_.resize(row_count_);
       std::iota(perm_.begin(), perm_.end(), 0u);
       const auto scratch = static_cast<int64_t>(sort_scratch_bytes(row_count_));
       charge(scratch);  // the sort's entries, freed when it returns
-      sort_rows(rows_, keys_, perm_);
+      sort_store_rows(store_, keys_, perm_);
       release(scratch);
     }
     sorted_ = true;
@@ -49,16 +66,13 @@ bool SortOp::next_impl(Batch& out) {
     return false;
   }
   if (emit_pos_ >= row_count_) {
-    rows_.clear();
-    perm_ = {};
+    store_.clear();
+    std::vector<uint32_t>().swap(perm_);  // not perm_ = {}: that keeps the capacity
     release(held_memory_);
     return false;
   }
   size_t end = std::min(row_count_, emit_pos_ + kBatchSize);
-  slice_.assign(perm_.begin() + static_cast<std::ptrdiff_t>(emit_pos_), perm_.begin() + static_cast<std::ptrdiff_t>(end));
-  reset_batch(out, output_types_);
-  append_selected_columns(rows_, slice_, out.columns, 0);
-  out.rows = end - emit_pos_;
+  store_.gather(perm_.data() + emit_pos_, end - emit_pos_, out);
   emit_pos_ = end;
   return true;
 }
@@ -70,36 +84,6 @@ namespace {
 /// What sorting a held row needs besides the row: its permutation entry and sort_rows' scratch. Reserved with
 /// every batch while spilling, so that sorting what is held when a charge is refused needs no further charge.
 const int64_t kSortBytesPerRow = static_cast<int64_t>(sizeof(uint32_t) + sort_scratch_bytes(1));
-
-/// The bytes `dst` grows by when `in` is appended with append_batch_moved (string payloads move along), once its
-/// buffers have room; with `commit` it makes that room (capacities grow 1.5x). Computed before anything grows,
-/// so that a refused charge leaves nothing allocated.
-int64_t grow_for(std::vector<ColumnVector>& dst, const Batch& in, bool commit) {
-  int64_t g = 0;
-  for (size_t c = 0; c < dst.size(); ++c) {
-    ColumnVector& d = dst[c];
-    const ColumnVector& s = in.columns[c];
-    g += static_cast<int64_t>(s.string_heap_bytes());
-    if (d.size() == 0) {  // append_moved takes the batch's buffers over
-      g += static_cast<int64_t>(s.buffer_bytes());
-      continue;
-    }
-    const size_t need = d.size() + in.rows;
-    auto room = [&](auto& v) {
-      if (need <= v.capacity()) return;
-      const size_t cap = std::max(need, v.capacity() + v.capacity() / 2);
-      g += static_cast<int64_t>((cap - v.capacity()) * sizeof(v[0]));
-      if (commit) v.reserve(cap);
-    };
-    switch (d.type.physical()) {
-      case PhysicalKind::Int64: room(d.ints); break;
-      case PhysicalKind::Double: room(d.dbls); break;
-      case PhysicalKind::String: room(d.strs); break;
-    }
-    if (s.has_nulls() || d.has_nulls()) room(d.nulls);
-  }
-  return g;
-}
 
 /// An estimate of the memory one batch read back from `f` takes: the file's bytes a row plus, per string, its
 /// object and the allocator's header and rounding of a payload.
@@ -119,16 +103,28 @@ void SortOp::accumulate_spilling() {
                  fmt::format("{}: spilling did not help: {} ({})", label(), what, e.what()));
   };
   Batch in;
+  const int64_t trim_every = std::max<int64_t>(ctx_->memory->limit() / 16, int64_t{1} << 20);
+  int64_t consumed = 0;
   while (pull(0, in)) {
     const size_t n = in.rows;
-    const int64_t in_live = static_cast<int64_t>(in.byte_size()) + static_cast<int64_t>(n) * kSortBytesPerRow;
-    int64_t g = grow_for(rows_, in, false) + static_cast<int64_t>(n) * kSortBytesPerRow;
+    consumed += static_cast<int64_t>(in.byte_size());
+    if (consumed >= trim_every) {
+      trim_free_heap();
+      consumed = 0;
+    }
+    for (const ColumnVector& c : in.columns) output_bytes_ += static_cast<int64_t>(c.allocated_bytes());
+    const int64_t in_live = static_cast<int64_t>(store_.live_growth(in)) + static_cast<int64_t>(n) * kSortBytesPerRow;
+    // A run's first batch also reserves the run's write buffer, so that a refusal always leaves room to write
+    // the run out: refused with less than that left, the spill itself failed ("spilling did not help").
+    int64_t reserve = row_count_ == 0 ? run_buffer_bytes() : 0;
+    int64_t g = store_.growth_for(in) + static_cast<int64_t>(n) * kSortBytesPerRow + reserve;
     // To the limit, the spill reserve included: the sort is usually the last operator of a query (ORDER BY above the
     // final Gather), so no other operator's spill buffers need the reserve while it runs, and taking the
     // reserve from it only made it write more, smaller runs whose merge cursors crowd out the result.
     if (!try_charge_to_limit(g, live_bytes_ + in_live)) {
       if (row_count_ > 0) spill_run();
-      g = grow_for(rows_, in, false) + static_cast<int64_t>(n) * kSortBytesPerRow;
+      reserve = run_buffer_bytes();
+      g = store_.growth_for(in) + static_cast<int64_t>(n) * kSortBytesPerRow + reserve;
       try {
         charge(g, live_bytes_ + in_live);
       } catch (const Error& e) {
@@ -136,22 +132,28 @@ void SortOp::accumulate_spilling() {
         throw explain(e, fmt::format("one batch of {} rows does not fit besides what the query holds", n));
       }
     }
-    grow_for(rows_, in, true);
-    const int64_t grown = append_batch_moved(rows_, std::move(in)) + static_cast<int64_t>(n) * kSortBytesPerRow;
-    if (grown > g) charge(grown - g, live_bytes_);  // not expected: the room was made above
+    const int64_t grown = store_.append(in) + static_cast<int64_t>(n) * kSortBytesPerRow + reserve;
+    if (grown > g) charge(grown - g, live_bytes_);  // not expected: growth_for is exact
     data_charged_ += std::max(grown, g);
+    buffer_reserved_ += reserve;
     data_live_ += in_live;
     row_count_ += n;
-    in = Batch();
   }
+  // Everything fit. Emitting from memory holds every row until the last is out, while what the sort emits is
+  // usually held too (the query result, charged as it comes): when the room left cannot take the output besides
+  // the rows, they go out as one run and are merged back, so that the sort's memory is free while it emits.
+  const int64_t room = ctx_->memory->limit() - ctx_->memory->used();
+  if (output_held_ && runs_.empty() && row_count_ > 0 && output_bytes_ > room) spill_run();
   if (runs_.empty()) {
-    // Everything fit: the in-memory sort, on memory reserved as the rows came.
+    // The in-memory sort, on memory reserved as the rows came.
     perm_.resize(row_count_);
     std::iota(perm_.begin(), perm_.end(), 0u);
-    sort_rows(rows_, keys_, perm_);
+    sort_store_rows(store_, keys_, perm_);
     return;
   }
   if (row_count_ > 0) spill_run();
+  // What the input's batches left in other threads' heaps goes back before the merge fills the query result.
+  trim_free_heap();
   // Merge: while the readers of all runs do not fit, merge the first runs into one (keeping input order).
   for (;;) {
     // The write buffer of a pass's output, reserved before the cursors take what is left.
@@ -177,6 +179,11 @@ void SortOp::accumulate_spilling() {
     seal_run(*out_file);
     runs_.insert(runs_.begin(), std::move(out_file));
   }
+}
+
+int64_t SortOp::run_buffer_bytes() const {
+  return static_cast<int64_t>(
+      std::max(spill_buffer_bytes(ctx_->memory->limit(), static_cast<int>(kMaxMergeFanIn)), kSpillMinBufferBytes));
 }
 
 std::unique_ptr<SpillFile> SortOp::new_run_file() {
@@ -207,22 +214,29 @@ void SortOp::seal_run(SpillFile& f) {
 void SortOp::spill_run() {
   perm_.resize(row_count_);
   std::iota(perm_.begin(), perm_.end(), 0u);
-  sort_rows(rows_, keys_, perm_);  // its permutation and scratch were reserved with the rows
+  sort_store_rows(store_, keys_, perm_);  // its permutation and scratch were reserved with the rows
+  // The write buffer's reservation becomes the buffer's charge.
+  release(buffer_reserved_);
+  data_charged_ -= buffer_reserved_;
+  buffer_reserved_ = 0;
   auto file = new_run_file();
-  Batch all;
-  all.columns = std::move(rows_);
-  all.rows = row_count_;
-  file->append(all, perm_.data(), row_count_);
+  // Written a batch at a time, so that the file's buffer keeps its charged size (one chunk of the whole run grew
+  // it to the run's size, uncharged, while the run was still held).
+  Batch slice;
+  for (size_t at = 0; at < row_count_; at += kBatchSize) {
+    const size_t n = std::min(kBatchSize, row_count_ - at);
+    store_.gather(perm_.data() + at, n, slice);
+    file->append(slice);
+  }
   seal_run(*file);
   stats_.spilled_rows += row_count_;
   stats_.spilled_bytes += file->bytes();
   if (runs_.empty()) stats_.spills += 1;
   runs_.push_back(std::move(file));
-  // Free the run's rows.
-  all = Batch();
-  perm_ = {};
-  rows_.assign(output_types_.size(), ColumnVector());
-  for (size_t c = 0; c < rows_.size(); ++c) rows_[c].type = output_types_[c];
+  // Free the run's rows: the store's chunks and arena blocks go back whole.
+  slice = Batch();
+  std::vector<uint32_t>().swap(perm_);  // not perm_ = {}: that keeps the capacity (charge released, memory held)
+  store_.clear();
   row_count_ = 0;
   release(data_charged_);
   set_live(files_charged_);

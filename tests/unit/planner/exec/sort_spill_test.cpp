@@ -149,3 +149,109 @@ TEST(SortSpillTest, TooSmallForEvenOneBatchFailsSayingSpillingDidNotHelp) {
 
 }  // namespace
 }  // namespace hindsight
+
+namespace hindsight {
+namespace {
+
+TEST(SortSpillTest, ARefusedChargeAlwaysLeavesRoomToWriteTheRun) {
+  // Whatever the limit, the charge that starts a run is refused while the run's write buffer still fits: a
+  // refusal that left less than that failed the spill ("the write buffer of a sorted run ... does not fit").
+  // Limits a few hundred bytes apart, over more than one batch's charge, put the refusal at every distance from the
+  // limit.
+  const Batch in = input(12000, 8);
+  const std::vector<SortKey> keys = {{0, true, false}, {3, true, false}};
+  const Result want = sort(in, keys, int64_t{1} << 40, false);
+  int spilled = 0;
+  const int kLimits = 200;
+  for (int64_t limit = 560 << 10; limit < (560 << 10) + kLimits * 409; limit += 409) {
+    Result got;
+    try {
+      got = sort(in, keys, limit, true);
+    } catch (const Error& e) {
+      ADD_FAILURE() << "limit " << limit << ": " << e.what();
+      continue;
+    }
+    EXPECT_EQ(got.rows, want.rows) << "limit " << limit;
+    spilled += got.stats.spills > 0;
+  }
+  EXPECT_EQ(spilled, kLimits) << "every limit spills";
+}
+
+}  // namespace
+}  // namespace hindsight
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace hindsight {
+namespace {
+
+#if defined(__GLIBC__)
+/// Bytes the heap has handed out and not had back (small blocks and mapped ones).
+int64_t heap_in_use() {
+  const struct mallinfo2 m = mallinfo2();
+  return static_cast<int64_t>(m.uordblks + m.hblkhd);
+}
+
+TEST(SortSpillTest, ASpilledRunsMemoryIsFreedWithItsCharge) {
+  // Once every run is written, what the sort holds in the heap is what it has charged (the merge's readers): a
+  // run's rows, and its permutation, go with their charge. `perm_ = {}` kept the permutation's capacity: the
+  // largest run's 4 bytes a row stayed allocated, uncharged, until the query ended (52 MB at a limit of 1 GB).
+  const int64_t rows = 600000;
+  ColumnVector k(DataType::bigint()), v(DataType::bigint());
+  for (int64_t i = 0; i < rows; ++i) {
+    k.append_int((i * 7919) % rows);
+    v.append_int(i);
+  }
+  const Batch in = make_batch({std::move(k), std::move(v)});
+  TestContext tc(16 << 20);
+  tc.ctx.spill = true;
+  tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
+  SortOp op(&tc.ctx, 0, source(&tc.ctx, Batch(in), kBatchSize), {{0, true, false}});
+  op.open();
+  malloc_trim(0);
+  const int64_t before = heap_in_use();
+  Batch out;
+  ASSERT_TRUE(op.next(out));  // every run is written; the merge has begun
+  ASSERT_GT(op.stats().spills, 0u);
+  const int64_t held = heap_in_use() - before;
+  EXPECT_LE(held, tc.memory.used() + (1 << 20)) << "the sort holds memory it does not charge";
+  EXPECT_LE(tc.memory.peak(), int64_t{16} << 20);
+}
+#endif
+
+}  // namespace
+}  // namespace hindsight
+
+namespace hindsight {
+namespace {
+
+TEST(SortSpillTest, AHeldOutputThatWouldNotFitBesidesTheRowsMakesThemARun) {
+  // The rows fit (the limit is the in-memory sort's own peak and a little), but the query result would be held
+  // besides them while the sort emits: the sort of the result's root writes them as one run and merges it back.
+  const Batch in = input(20000, 9);
+  const std::vector<SortKey> keys = {{0, true, false}, {3, true, false}};
+  int64_t peak = 0;
+  {
+    TestContext tc(int64_t{1} << 40);
+    tc.ctx.spill = true;
+    tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
+    SortOp op(&tc.ctx, 0, source(&tc.ctx, Batch(in), 1000), keys);
+    drain(op);
+    peak = tc.memory.peak();
+  }
+  const Result want = sort(in, keys, int64_t{1} << 40, false);
+  TestContext tc(peak + (64 << 10));
+  tc.ctx.spill = true;
+  tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
+  SortOp held(&tc.ctx, 0, source(&tc.ctx, Batch(in), 1000), keys);
+  held.set_output_held();
+  EXPECT_EQ(drain(held), want.rows);
+  EXPECT_EQ(held.stats().spills, 1u);
+  EXPECT_EQ(held.stats().spilled_rows, in.rows) << "one run of every row";
+  EXPECT_LE(tc.memory.peak(), peak + (64 << 10));
+}
+
+}  // namespace
+}  // namespace hindsight
