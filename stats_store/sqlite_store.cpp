@@ -324,7 +324,7 @@ void SqliteStatsStore::record(const AttemptStats& attempt) {
     // The automatic trim, after every trim_every-th attempt of the file (whichever process records it): a
     // short-lived process records a few attempts only, so a count of this connection's would never get there.
     if (options_.trim_every > 0 && attempt_id > 0 && attempt_id % options_.trim_every == 0) {
-      trim_locked();
+      trim_locked(retention_cutoff(), options_.max_signatures);
       ++trims_;
     }
   } catch (const std::exception& e) {

@@ -148,9 +148,8 @@ class SqliteStatsStore final : public StatsRepository {
   /// Every recorded query last seen at or after `since_ms` (unix ms; 0: all), oldest first (by first seen, then
   /// hash): what `capture --from-store` rebuilds a workload from.
   std::vector<StoredQuery> list_queries(int64_t since_ms = 0);
-  /// Removes signatures not observed for `older_than_ms` and those of another SIGNATURE_VERSION (which can
-  /// never answer again), and the history, attempts, queries no longer
-  /// referenced). Returns the signatures removed.
+  /// `hindsight stats gc`: what trim() removes, with `older_than_ms` for the retention and no cap on the number of
+  /// signatures. Returns the signatures removed.
   uint64_t gc(int64_t older_than_ms);
   /// The automatic trim, now: signatures not seen within the retention, of another SIGNATURE_VERSION, or beyond
   /// max_signatures (least recently seen first), with their history and inputs; the history of executions older
@@ -186,7 +185,10 @@ class SqliteStatsStore final : public StatsRepository {
   /// read it back (id -> aggregate with its inputs), for the mirror.
   /// Returns the attempt's id.
   int64_t record_locked(const AttemptStats& attempt, std::map<int64_t, SignatureAggregate>* mirrored);
-  TrimResult trim_locked();
+  /// trim() and gc(): signatures last seen before `cutoff` (unix ms) or beyond the newest `max_signatures`, and
+  /// everything trim() describes with the same cutoff.
+  TrimResult trim_locked(int64_t cutoff, uint64_t max_signatures);
+  int64_t retention_cutoff() const;
   /// Reads the mirror again (the signatures over every table asked for so far and `tables`, with their inputs:
   /// the snapshot statement) when it does not cover `tables`, is not loaded, or another connection committed
   /// since (PRAGMA data_version).

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <climits>
 #include <filesystem>
+#include <limits>
 
 #include "stats_store/sqlite_connection.hpp"
 #include "stats_store/sqlite_store.hpp"
@@ -139,41 +140,21 @@ std::vector<StoredQuery> SqliteStatsStore::list_queries(int64_t since_ms) {
 uint64_t SqliteStatsStore::gc(int64_t older_than_ms) {
   std::lock_guard lock(mu_);
   require_usable(true);
-  const int64_t cutoff = unix_now_ms() - older_than_ms;
-  uint64_t removed = 0;
-  write_transaction([&] {
-    db_->statement("CREATE TEMP TABLE IF NOT EXISTS gc_victims(id INTEGER PRIMARY KEY)").run();
-    db_->statement("DELETE FROM temp.gc_victims").run();
-    // Signatures of another SIGNATURE_VERSION can never answer again, whatever their age.
-    db_->statement("INSERT INTO temp.gc_victims SELECT id FROM signatures WHERE last_seen_ms < ?1 OR signature_version <> ?2")
-        .bind(1, cutoff)
-        .bind(2, int64_t{sig::SIGNATURE_VERSION})
-        .run();
-    removed = static_cast<uint64_t>(sqlite3_changes64(db_->raw()));
-    db_->exec(
-        "DELETE FROM observations WHERE signature_id IN (SELECT id FROM temp.gc_victims);"
-        "DELETE FROM signature_inputs WHERE signature_id IN (SELECT id FROM temp.gc_victims);"
-        "DELETE FROM signatures WHERE id IN (SELECT id FROM temp.gc_victims);"
-        "DELETE FROM temp.gc_victims;"
-        // What no kept signature or observation refers to any more.
-        "DELETE FROM attempts WHERE id NOT IN (SELECT attempt_id FROM observations) "
-        "  AND id NOT IN (SELECT last_attempt_id FROM signatures);"
-        "DELETE FROM attempt_tables WHERE attempt_id NOT IN (SELECT id FROM attempts);"
-        "DELETE FROM queries WHERE query_hash NOT IN (SELECT query_hash FROM attempts);");
-    db_->statement("DELETE FROM plan_history WHERE last_seen_ms < ?1").bind(1, cutoff).run();
-  });
-  db_->clear_statements();
-  return removed;
+  // The automatic trim's removal with the user's cutoff and no cap on the signatures kept.
+  return trim_locked(unix_now_ms() - older_than_ms, std::numeric_limits<uint64_t>::max()).signatures;
 }
 
 TrimResult SqliteStatsStore::trim() {
   std::lock_guard lock(mu_);
   require_usable(true);
-  return trim_locked();
+  return trim_locked(retention_cutoff(), options_.max_signatures);
 }
 
-TrimResult SqliteStatsStore::trim_locked() {
-  const int64_t cutoff = options_.retention_ms > 0 ? unix_now_ms() - options_.retention_ms : INT64_MIN;
+int64_t SqliteStatsStore::retention_cutoff() const {
+  return options_.retention_ms > 0 ? unix_now_ms() - options_.retention_ms : INT64_MIN;
+}
+
+TrimResult SqliteStatsStore::trim_locked(int64_t cutoff, uint64_t max_signatures) {
   TrimResult r;
   const auto changes = [this] { return static_cast<uint64_t>(sqlite3_changes64(db_->raw())); };
   write_transaction([&] {
@@ -188,7 +169,7 @@ TrimResult SqliteStatsStore::trim_locked() {
         .run();
     db_->statement("INSERT OR IGNORE INTO temp.gc_victims SELECT id FROM signatures ORDER BY last_seen_ms DESC, id DESC "
                    "LIMIT -1 OFFSET ?1")
-        .bind(1, static_cast<int64_t>(options_.max_signatures))
+        .bind(1, static_cast<int64_t>(std::min<uint64_t>(max_signatures, INT64_MAX)))
         .run();
     db_->statement("DELETE FROM observations WHERE signature_id IN (SELECT id FROM temp.gc_victims)").run();
     r.observations += changes();
@@ -232,6 +213,7 @@ void SqliteStatsStore::clear() {
   write_transaction([&] {
     db_->exec("DELETE FROM observations; DELETE FROM signature_inputs; DELETE FROM signatures;"
               "DELETE FROM attempt_tables; DELETE FROM attempts; DELETE FROM queries; DELETE FROM plan_history;");
+    if (schema_version_ >= 3) db_->exec("DELETE FROM oracle_runs;");
   });
   try {
     db_->exec("VACUUM");  // give the space back; not essential
