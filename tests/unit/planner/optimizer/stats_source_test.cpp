@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
 #include <set>
 
 #include "planner/session/explain.hpp"
@@ -180,20 +181,35 @@ const LogicalOperator* bottom_join(const LogicalOperator& op) {
   return op.kind == LogicalKind::Join ? &op : nullptr;
 }
 
+// A four-way join the model orders by its independence product, planned without a source: its plan, the pair it
+// joins first and that pair's join-set signature (what the enumerator looks up when it prices the pair).
+constexpr const char* kFourWay = "SELECT count(*) FROM lineitem, orders, customer, nation WHERE l_orderkey = o_orderkey "
+                                 "AND o_custkey = c_custkey AND c_nationkey = n_nationkey AND n_name = 'FRANCE'";
+struct FirstPair {
+  std::unique_ptr<CompiledQuery> plan;
+  std::set<std::string> pair;
+  std::optional<sig::Signature> join_set;
+};
+FirstPair first_pair(const char* q) {
+  FirstPair f{compile_with(q, nullptr), {}, {}};
+  if (const LogicalOperator* j = bottom_join(*f.plan->logical)) {
+    f.pair = bottom_pair(*f.plan->logical);
+    f.join_set = f.plan->signer->sign(*j).join_set;
+  }
+  return f;
+}
+
 TEST(StatsSourceTest, ObservedSubJoinSteersTheJoinOrder) {
   // The enumerator looks up every set of relations it prices by join-set signature: told that
   // the pair it would join first actually explodes, it starts elsewhere, and the rebuilt plan
   // still returns the same rows.
-  const char* q = "SELECT count(*) FROM lineitem, orders, customer, nation WHERE l_orderkey = o_orderkey "
-                  "AND o_custkey = c_custkey AND c_nationkey = n_nationkey AND n_name = 'FRANCE'";
-  auto first = compile_with(q, nullptr);
-  const LogicalOperator* j = bottom_join(*first->logical);
-  ASSERT_NE(j, nullptr);
-  std::set<std::string> pair = bottom_pair(*first->logical);
+  const char* q = kFourWay;
+  const FirstPair first = first_pair(q);
+  const std::set<std::string>& pair = first.pair;
   ASSERT_EQ(pair.size(), 2u);
-  ASSERT_TRUE(first->signer->sign(*j).join_set.has_value());
+  ASSERT_TRUE(first.join_set.has_value());
   MapSource src;
-  src.put(StatsSource::KeyKind::JoinSet, *first->signer->sign(*j).join_set, 1e9);
+  src.put(StatsSource::KeyKind::JoinSet, *first.join_set, 1e9);
   auto again = compile_with(q, &src);
   EXPECT_NE(bottom_pair(*again->logical), pair);
   EXPECT_GT(src.lookups, 3);
@@ -208,14 +224,12 @@ TEST(StatsSourceTest, ALowerBoundOfASubJoinSteersTheJoinOrderToo) {
   // What a failed attempt leaves: the pair it joined first was cut short after 1e9 rows (a lower bound). The
   // enumerator took only exact counts, so the re-plan joined that pair first again, as if it were as small as the
   // model thought (top_customers_lines at SF 0.1 under 8.9 MB: a 140k-row join taken for 323 rows, built again).
-  const char* q = "SELECT count(*) FROM lineitem, orders, customer, nation WHERE l_orderkey = o_orderkey "
-                  "AND o_custkey = c_custkey AND c_nationkey = n_nationkey AND n_name = 'FRANCE'";
-  auto first = compile_with(q, nullptr);
-  const LogicalOperator* j = bottom_join(*first->logical);
-  ASSERT_NE(j, nullptr);
-  std::set<std::string> pair = bottom_pair(*first->logical);
+  const char* q = kFourWay;
+  const FirstPair first = first_pair(q);
+  const std::set<std::string>& pair = first.pair;
   ASSERT_EQ(pair.size(), 2u);
-  const sig::Signature set = *first->signer->sign(*j).join_set;
+  ASSERT_TRUE(first.join_set.has_value());
+  const sig::Signature set = *first.join_set;
   MapSource high;
   high.put(StatsSource::KeyKind::JoinSet, set, 1e9, /*lower_bound=*/true);
   auto again = compile_with(q, &high);
