@@ -20,6 +20,7 @@ ExchangeBuffer::ExchangeBuffer(ExchangeKind kind, int consumers, std::vector<Dat
   for (int k : keys_) HS_ASSERT(k >= 0 && static_cast<size_t>(k) < types_.size(), "exchange key out of range");
   parts_.resize(static_cast<size_t>(consumers_));
   read_pos_.assign(static_cast<size_t>(consumers_), 0);
+  rows_for_.assign(static_cast<size_t>(consumers_), 0);
 }
 
 ExchangeBuffer::~ExchangeBuffer() {
@@ -72,7 +73,7 @@ void ExchangeBuffer::enqueue_locked(int consumer, Batch&& batch, int64_t bytes, 
   parts_[static_cast<size_t>(consumer)].push_back({std::move(batch), bytes, live});
 }
 
-ExchangeBuffer::Spilled ExchangeBuffer::push(int consumer, Batch batch, const std::string& producer_label) {
+ExchangeBuffer::Pushed ExchangeBuffer::push(int consumer, Batch batch, const std::string& producer_label) {
   if (batch.rows == 0) return {};
   if (kind_ != ExchangeKind::Broadcast)
     HS_ASSERT(consumer >= 0 && consumer < consumers_, fmt::format("exchange consumer {} out of range", consumer));
@@ -93,22 +94,26 @@ ExchangeBuffer::Spilled ExchangeBuffer::push(int consumer, Batch batch, const st
     rows_moved_.fetch_add(batch.rows * static_cast<uint64_t>(copies), std::memory_order_relaxed);
     bytes_moved_.fetch_add(static_cast<uint64_t>(live * copies), std::memory_order_relaxed);
   };
+  const size_t f = kind_ == ExchangeKind::Broadcast ? 0 : static_cast<size_t>(consumer);
+  Pushed out;
   if (!spill_ || !memory_) {
     if (memory_) memory_->charge(bytes * copies, producer_label, live * copies);
     count_moved();
     std::lock_guard<std::mutex> lock(mu_);
+    rows_for_[f] += batch.rows;
     enqueue_locked(consumer, std::move(batch), bytes, live);
-    return {};
+    out.in_memory = live * copies;
+    return out;
   }
   // Spilling: once a consumer's queue has gone to its file, the rest follows (push order is kept).
   std::lock_guard<std::mutex> lock(mu_);
-  const size_t f = kind_ == ExchangeKind::Broadcast ? 0 : static_cast<size_t>(consumer);
-  Spilled out;
+  rows_for_[f] += batch.rows;
   if (!files_[f]) {
     if (memory_->try_charge(bytes * copies, live * copies)) {
       count_moved();
       enqueue_locked(consumer, std::move(batch), bytes, live);
-      return {};
+      out.in_memory = live * copies;
+      return out;
     }
     HS_ASSERT(!reading_, "exchange: a spill file would start after its consumers began to read");
     // Start the file with what this consumer has queued (they were pushed first: the order is kept) and free
@@ -168,6 +173,11 @@ void ExchangeBuffer::drop_file_locked(size_t index) {
   charged_ -= buffer;
   charged_live_ -= buffer;
   memory_->release(buffer, buffer);
+}
+
+uint64_t ExchangeBuffer::rows_for(int consumer) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return rows_for_[kind_ == ExchangeKind::Broadcast ? 0 : static_cast<size_t>(consumer)];
 }
 
 bool ExchangeBuffer::pop(int consumer, Batch& out, const std::string& consumer_label) {

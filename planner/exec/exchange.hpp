@@ -67,20 +67,25 @@ class ExchangeBuffer {
   void enable_spill(std::string directory);
   bool spill_enabled() const { return spill_; }
 
-  /// What one push wrote to a spill file (all zero when it stayed in memory).
-  struct Spilled {
-    uint64_t rows = 0;
-    uint64_t bytes = 0;
+  /// What one push did: the live bytes it added in memory (once per consumer for a broadcast), or what it wrote
+  /// to a spill file.
+  struct Pushed {
+    int64_t in_memory = 0;
+    uint64_t rows = 0;     ///< spilled
+    uint64_t bytes = 0;    ///< spilled
     bool started = false;  ///< this push created the file (the consumer's queue started spilling)
   };
   /// Adds a batch: for `consumer` (Repartition: rows already partitioned; Gather: 0); Broadcast ignores it.
   /// Charges the tracker in the name of `producer_label`; throws MEMORY_LIMIT_EXCEEDED (nothing buffered then)
   /// unless spilling is enabled, in which case the batch goes to a spill file.
-  Spilled push(int consumer, Batch batch, const std::string& producer_label);
+  Pushed push(int consumer, Batch batch, const std::string& producer_label);
   /// Takes the next batch for `consumer`; false when none is left. `consumer_label` names who is charged
   /// for a spill file's read buffer.
   bool pop(int consumer, Batch& out, const std::string& consumer_label = "ExchangeSource");
 
+  /// The rows pushed for `consumer` (Broadcast: every row), in memory or spilled: what it will read once the
+  /// producers have finished.
+  uint64_t rows_for(int consumer) const;
   /// Rows and bytes delivered to consumers (Broadcast: once per consumer), counted as they are pushed.
   uint64_t rows_moved() const { return rows_moved_.load(std::memory_order_relaxed); }
   uint64_t bytes_moved() const { return bytes_moved_.load(std::memory_order_relaxed); }
@@ -128,6 +133,7 @@ class ExchangeBuffer {
   void enqueue_locked(int consumer, Batch&& batch, int64_t bytes, int64_t live);
   std::atomic<uint64_t> rows_moved_{0};
   std::atomic<uint64_t> bytes_moved_{0};
+  std::vector<uint64_t> rows_for_;  ///< per consumer (Broadcast: [0] for all), under mu_
 };
 
 }  // namespace hindsight

@@ -134,6 +134,21 @@ void ExecOperator::release(int64_t bytes) {
   live_bytes_ -= live;
 }
 
+void ExecOperator::fail_early_if_over(int64_t grown) const {
+  const MemoryTracker& m = *ctx_->memory;
+  if (!m.fail_early() || grown <= 0 || children_.empty()) return;
+  const double p = children_[0]->progress();
+  if (p < kFailEarlyMinProgress || p >= 1) return;
+  const double whole = static_cast<double>(grown) / p;
+  const double projected = static_cast<double>(m.used()) + whole - static_cast<double>(grown);
+  if (projected <= static_cast<double>(m.limit())) return;
+  throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
+              fmt::format("{} would exceed the memory limit: it took {} for {:.0f} % of its input, about {} for all of "
+                          "it, while {} are in use: about {} > limit {} (stopped early: reexec_fail_early)",
+                          label(), format_bytes(grown), 100 * p, format_bytes(static_cast<int64_t>(whole)),
+                          format_bytes(m.used()), format_bytes(static_cast<int64_t>(projected)), format_bytes(m.limit())));
+}
+
 bool ExecOperator::check_interrupt() const {
   if (ctx_->deadline != std::chrono::steady_clock::time_point::max() && std::chrono::steady_clock::now() > ctx_->deadline)
     throw Error(ErrorCode::TIMEOUT, fmt::format("query exceeded its time limit in {}", label()));

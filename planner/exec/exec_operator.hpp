@@ -49,6 +49,13 @@ class ExecOperator {
   bool next(Batch& out);
   /// Called once before the first next(); opens children first (default) — overrides call the base.
   virtual void open();
+  /// The share (0 to 1) of this operator's output produced so far, where every row it will produce is known in
+  /// advance: an unfiltered table scan's rows read of the rows of its buckets, an exchange source's rows taken
+  /// of the rows its buffer holds for it, and a projection of either. Below 0 everywhere else (a filter, a join's
+  /// probe, a limit: how many rows they will let through depends on data not read yet, and on skewed data
+  /// stored in key order the first share of a scan can hold most of a join's matches); 1 once exhausted.
+  /// Read by the instance's own pipeline (one thread). Fail early extrapolates with it (fail_early_if_over).
+  virtual double progress() const { return exhausted_ ? 1.0 : -1.0; }
   /// Says that whatever this operator emits is held until the statement ends (the root of the query's result,
   /// charged as it comes): an operator that holds its data while it emits may then make room first (SortOp).
   virtual void set_output_held() {}
@@ -97,6 +104,16 @@ class ExecOperator {
   /// Releases `bytes` of what this operator charged; releasing all of it drops its live figure to 0,
   /// releasing part of it drops the live figure by as much.
   void release(int64_t bytes);
+  /// Fail early (MemoryTracker::fail_early, armed by the re-execution driver): this operator's memory grows in
+  /// proportion to its input (child 0), and `grown` bytes of live data are what it took for the share p of that
+  /// input read so far (its progress(), known only where every input row is known in advance). From
+  /// p >= kFailEarlyMinProgress on, throws MEMORY_LIMIT_EXCEEDED now when the rest of the input, at the same
+  /// rate, would take what the query holds past its limit. Live bytes, not what is charged: the charge of a
+  /// growing column runs up to twice ahead of its data, the extrapolation must not. Only this instance's growth
+  /// counts (other instances of a fragment may read inputs of other sizes), so the projection errs low.
+  /// Otherwise a no-op.
+  void fail_early_if_over(int64_t grown) const;
+  static constexpr double kFailEarlyMinProgress = 0.1;
   /// Throws TIMEOUT past the deadline; returns true if the query was cancelled.
   bool check_interrupt() const;
   std::string label() const;

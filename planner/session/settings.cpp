@@ -27,7 +27,7 @@ std::vector<std::string> setting_names() {
           "oracle_subplan_memory_limit", "reexec_strategies",
           "reexec_max_attempts", "reexec_time_budget", "reexec_overlay", "reexec_overlay.<ERROR_CODE>",
           "reexec_qerror_threshold", "reexec_min_gain", "reexec_on_misestimate", "reexec_slow_factor",
-          "reexec_slow_ms", "regression_guard", "fault_injection", "spill", "spill_directory"};
+          "reexec_slow_ms", "reexec_fail_early", "regression_guard", "fault_injection", "spill", "spill_directory"};
 }
 
 std::vector<std::string> reexec_strategy_names() { return {"reoptimize", "overlay", "retry", "misestimate", "slow", "spill"}; }
@@ -108,6 +108,14 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
   auto bad = [&](const std::string& expected) {
     throw Error(ErrorCode::TYPE_ERROR,
                 fmt::format("invalid value '{}' for setting {}: expected {}", printable(value), printable(name), expected));
+  };
+  // A boolean setting: on/true/1 or off/false/0.
+  auto on_off = [&](const std::string& expected) {
+    const std::string v = lower(value);
+    if (v == "true" || v == "on" || v == "1") return true;
+    if (v == "false" || v == "off" || v == "0") return false;
+    bad(expected);
+    return false;
   };
   if (name == "workers") {
     try {
@@ -299,17 +307,13 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
     else if (!parse_duration_ms(value, ms)) bad("a duration such as 500ms or 5s (0 = every attempt; off = none)");
     s.reexec_slow_ms = ms;
   } else if (name == "regression_guard") {
-    std::string v = lower(value);
-    if (v == "true" || v == "on" || v == "1") s.regression_guard = true;
-    else if (v == "false" || v == "off" || v == "0") s.regression_guard = false;
-    else bad("on or off");
+    s.regression_guard = on_off("on or off");
+  } else if (name == "reexec_fail_early") {
+    s.reexec_fail_early = on_off("on or off");
   } else if (name == "fault_injection") {
     s.fault_injection = parse_fault_spec(value);
   } else if (name == "spill") {
-    std::string v = lower(value);
-    if (v == "true" || v == "on" || v == "1") s.spill = true;
-    else if (v == "false" || v == "off" || v == "0") s.spill = false;
-    else bad("on or off");
+    s.spill = on_off("on or off");
   } else if (name == "spill_directory") {
     // Checked here so that a typo fails the SET, not the query that first spills.
     std::error_code ec;
@@ -317,10 +321,7 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
       bad("an existing directory (or '' for the system's temporary directory)");
     s.spill_directory = value;
   } else if (name == "mapper_strict") {
-    std::string v = lower(value);
-    if (v == "true" || v == "on" || v == "1") s.mapper_strict = true;
-    else if (v == "false" || v == "off" || v == "0") s.mapper_strict = false;
-    else bad("true or false");
+    s.mapper_strict = on_off("true or false");
   } else {
     std::string list;
     for (auto& k : setting_names()) list += (list.empty() ? "" : ", ") + k;

@@ -7,6 +7,9 @@
   unconstrained run. The JSON lists both attempts (reexec_reason names the plugin, the error and the
   plan change), stderr has one line for the extra attempt, and explain --analyze shows the final
   attempt, its build side estimated from runtime.
+- Failing early: attempt 1 of the map join stops once the broadcast build, a tenth of the way through its input,
+  shows it will not fit (reexec_fail_early); off, with --reexec none or with one attempt allowed it fails when the
+  limit is reached.
 - --reexec none: exactly one attempt, the error.
 - Persistence: a new process with the same --store plans the rescued query right: one attempt.
 - Non-retryable errors (division by zero, bind error) have one attempt.
@@ -66,6 +69,21 @@ def test(args):
         check("re-execution: attempt 1 failed (MEMORY_LIMIT_EXCEEDED: HashJoinBuild#" in err and "attempt 2 succeeded" in err,
               f"one stderr line for the extra attempt: {err}")
         check(err.count("re-execution:") == 1, f"exactly one re-execution line: {err}")
+
+        # Failing early: the broadcast build reads its exchange (every row known), so attempt 1 stops a tenth of the
+        # way through it; without an attempt to answer the error, or with the setting off, it runs to the limit.
+        early = "stopped early: reexec_fail_early"
+        first_error = lambda o: ((o or {}).get("attempts") or [{}])[0].get("error") or {}
+        if obj:
+            msg = first_error(obj).get("message", "")
+            check("HashJoinBuild#" in msg and "would exceed the memory limit: it took" in msg and early in msg,
+                  f"attempt 1 failed early: {msg}")
+        for label, extra in (("off", ["--set", "reexec_fail_early=off"]), ("none", ["--reexec", "none"]),
+                             ("one attempt", ["--set", "reexec_max_attempts=1"])):
+            rc, o, _, _ = run(args.bin, "query", data, MAP_JOIN, *limited, *extra, *store("late-" + label.replace(" ", "")))
+            msg = first_error(o).get("message", "")
+            check(first_error(o).get("code") == "MEMORY_LIMIT_EXCEEDED" and early not in msg and "needs" in msg,
+                  f"{label}: attempt 1 fails at the limit: {msg}")
 
         # Text output: the rows on stdout, the line on stderr.
         rc, _, err, out = run(args.bin, "query", data, MAP_JOIN, *limited, *store("rescue-text"), fmt="table")

@@ -48,7 +48,11 @@ bool ExchangeSinkOp::next_impl(Batch& out) {
 }
 
 void ExchangeSinkOp::push(int consumer, Batch&& batch) {
-  const ExchangeBuffer::Spilled s = buffer_->push(consumer, std::move(batch), label());
+  const ExchangeBuffer::Pushed s = buffer_->push(consumer, std::move(batch), label());
+  if (s.in_memory > 0) {
+    pushed_live_ += s.in_memory;
+    fail_early_if_over(pushed_live_);  // the buffer keeps this instance's rows until the consumers run
+  }
   if (s.rows == 0 && !s.started) return;
   stats_.spilled_rows += s.rows;
   stats_.spilled_bytes += s.bytes;

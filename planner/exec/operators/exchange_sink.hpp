@@ -31,6 +31,7 @@ class ExchangeSinkOp : public ExecOperator {
   std::vector<Batch> pending_;  ///< Repartition: rows gathered per consumer
   std::vector<std::vector<uint32_t>> selections_;
   std::vector<uint64_t> hashes_;
+  int64_t pushed_live_ = 0;  ///< live bytes this instance has put in the buffer's memory
 };
 
 }  // namespace hindsight

@@ -13,4 +13,10 @@ ExchangeSourceOp::ExchangeSourceOp(ExecContext* ctx, int worker, std::shared_ptr
 
 bool ExchangeSourceOp::next_impl(Batch& out) { return buffer_->pop(worker_, out, label()); }
 
+double ExchangeSourceOp::progress() const {
+  const uint64_t total = buffer_->rows_for(worker_);
+  if (exhausted_ || total == 0) return 1.0;
+  return static_cast<double>(stats_.rows_out) / static_cast<double>(total);
+}
+
 }  // namespace hindsight

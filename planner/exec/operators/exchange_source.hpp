@@ -15,6 +15,9 @@ class ExchangeSourceOp : public ExecOperator {
 
   const ExchangeBuffer& buffer() const { return *buffer_; }
 
+  /// Rows taken of the rows the buffer holds for this worker (its producers have finished).
+  double progress() const override;
+
  protected:
   bool next_impl(Batch& out) override;
 

@@ -36,6 +36,7 @@ bool HashJoinBuildOp::next_impl(Batch& out) {
     const int64_t bytes = append_batch_moved(columns_, std::move(in));
     if (!spill_enabled()) {
       charge(bytes, live);
+      fail_early_if_over(live);
     } else if (!try_charge(bytes, live)) {
       start_spilling();  // what was just appended goes out with the rest
       live = 0;

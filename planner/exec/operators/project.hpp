@@ -13,6 +13,9 @@ class ProjectOp : public ExecOperator {
  public:
   ProjectOp(ExecContext* ctx, int worker, std::unique_ptr<ExecOperator> child, std::vector<ExprPtr> exprs);
 
+  /// One row out for each row in: the child's progress.
+  double progress() const override { return exhausted_ ? 1.0 : children_[0]->progress(); }
+
  protected:
   bool next_impl(Batch& out) override;
 

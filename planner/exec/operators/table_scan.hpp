@@ -20,6 +20,13 @@ class TableScanOp : public ExecOperator {
   TableScanOp(ExecContext* ctx, int worker, TablePtr table, std::vector<int> columns, ExprPtr filter,
               int64_t limit = -1, size_t produced = SIZE_MAX);
 
+  /// Rows read of the rows of this worker's buckets, without a filter or a limit (unknown with one).
+  double progress() const override {
+    if (exhausted_ || stats_.rows_to_read == 0) return 1.0;
+    if (filter_ || limit_ >= 0) return -1.0;
+    return static_cast<double>(stats_.rows_read) / static_cast<double>(stats_.rows_to_read);
+  }
+
  protected:
   bool next_impl(Batch& out) override;
 
