@@ -63,8 +63,8 @@ void warn(const StatementInput& in, std::string text) {
 /// Arms fail early (reexec_fail_early, MemoryTracker::set_fail_early) for an attempt that another attempt will
 /// answer if it runs out of memory: one is left, a strategy that acts on MEMORY_LIMIT_EXCEEDED is on (reoptimize
 /// re-plans with what the attempt saw, spill turns spilling on, overlay with settings for that error), and this
-/// attempt does not spill (its operators would write to disk rather than fail). A failure then costs what the attempt did up to the point where the
-/// overflow was foreseeable, not all of the work before the limit is reached.
+/// attempt does not spill (its operators would write to disk rather than fail). A failure then costs what the
+/// attempt did up to the point where the overflow was foreseeable, not all of the work up to the limit.
 void arm_fail_early(const StatementInput& in, AttemptRun& run) {
   if (!run.limits || !run.settings.reexec_fail_early || run.settings.spill) return;
   if (run.number >= in.settings.reexec_max_attempts) return;

@@ -65,8 +65,8 @@ struct Settings {
   /// (0 = off), or exceeds reexec_slow_ms when that is set.
   double reexec_slow_factor = 4;
   int64_t reexec_slow_ms = -1;  ///< -1 = off (then reexec_slow_factor decides); 0 = every attempt is slow
-  /// An attempt that re-execution will answer after MEMORY_LIMIT_EXCEEDED (reoptimize or spill among the
-  /// strategies, an attempt left, spill off) fails as soon as a hash join build or an exchange buffer, extrapolated
+  /// An attempt that re-execution will answer after MEMORY_LIMIT_EXCEEDED (reoptimize, spill or an overlay for
+  /// the error among the strategies, an attempt left, spill off) fails as soon as a hash join build or an exchange buffer, extrapolated
   /// by how far its input got, would exceed memory_limit, instead of after most of its work (docs/reexec.md).
   bool reexec_fail_early = true;
   /// Remember each plan's time per query template; plan a template's demoted plan (> 10 % slower than the
