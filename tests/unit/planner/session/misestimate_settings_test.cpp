@@ -1,4 +1,4 @@
-// The settings of misestimate, slow and the regression guard (docs/reexec.md).
+// The settings of misestimate, slow, the regression guard and failing early (docs/reexec.md).
 #include <gtest/gtest.h>
 
 #include "planner/session/settings.hpp"
@@ -17,6 +17,7 @@ TEST(MisestimateSettingsTest, DefaultsParseAndBadValuesAreRefused) {
   EXPECT_EQ(s.reexec_slow_factor, 4);
   EXPECT_EQ(s.reexec_slow_ms, -1);
   EXPECT_TRUE(s.regression_guard);
+  EXPECT_TRUE(s.reexec_fail_early);
 
   apply_setting(s, "reexec_qerror_threshold", "25");
   EXPECT_EQ(s.reexec_qerror_threshold, 25);
@@ -36,6 +37,14 @@ TEST(MisestimateSettingsTest, DefaultsParseAndBadValuesAreRefused) {
   EXPECT_EQ(s.reexec_slow_ms, -1);
   apply_setting(s, "regression_guard", "off");
   EXPECT_FALSE(s.regression_guard);
+  apply_setting(s, "reexec_fail_early", "OFF");
+  EXPECT_FALSE(s.reexec_fail_early);
+  apply_setting(s, "reexec_fail_early", "true");
+  EXPECT_TRUE(s.reexec_fail_early);
+  apply_setting(s, "mapper_strict", "1");  // the booleans share one parser
+  EXPECT_TRUE(s.mapper_strict);
+  apply_setting(s, "spill", "on");
+  EXPECT_TRUE(s.spill);
 
   expect_error([&] { apply_setting(s, "reexec_qerror_threshold", "0.5"); }, ErrorCode::TYPE_ERROR);
   expect_error([&] { apply_setting(s, "reexec_qerror_threshold", "ten"); }, ErrorCode::TYPE_ERROR);
@@ -45,6 +54,8 @@ TEST(MisestimateSettingsTest, DefaultsParseAndBadValuesAreRefused) {
   expect_error([&] { apply_setting(s, "reexec_slow_factor", "0.5"); }, ErrorCode::TYPE_ERROR);
   expect_error([&] { apply_setting(s, "reexec_slow_ms", "-5"); }, ErrorCode::TYPE_ERROR);
   expect_error([&] { apply_setting(s, "regression_guard", "sometimes"); }, ErrorCode::TYPE_ERROR);
+  expect_error([&] { apply_setting(s, "reexec_fail_early", "early"); }, ErrorCode::TYPE_ERROR);
+  expect_error([&] { apply_setting(s, "mapper_strict", "yes"); }, ErrorCode::TYPE_ERROR);
   // Re-execution settings apply to the whole statement, never as an overlay.
   expect_error([&] { parse_overlay(s, "reexec_min_gain=0.5"); }, ErrorCode::TYPE_ERROR);
 }
