@@ -34,7 +34,7 @@ DIRECTIONS = [
     (r"sqlite_over_hindsight$", "higher", "SQLite time / Hindsight time"),
     (r"foundation_over_cost$", "higher", "foundation planner time / cost-based time"),
     (r"hindsight_over_duckdb$", "lower", "Hindsight time / DuckDB time (the headline engine-speed figure)"),
-    (r"(_over_oracle|_vs_oracle)(_time|_work)?$", "lower", "ratio to the plan with true cardinalities"),
+    (r"(_over_oracle|_vs_oracle)(_time|_work|_cpu)?$", "lower", "ratio to the plan with true cardinalities"),
     (r"wall_on_over_off$", "lower", "process wall time with the store / without"),
     (r"worst_strict$", "lower", "peak RSS against memory_limit"),
     (r"(_ns|_ms|_seconds)$", "lower", "times (machine dependent)"),

@@ -28,6 +28,9 @@ when O < 0.8 x P (a limit the first plan exceeds and a better plan fits). Per li
           cores a query's execution used 1/6 of its elapsed time in CPU) and swing several-fold from run to run;
           the CPU time is the work each plan did, failed attempts and spilling included (spill files are written
           to the page cache: system time). Planning is left out of it (about 1 ms; its elapsed time is inflated alike)
+  split   where a rescued run's CPU goes: the failed first attempt and the attempts after it, each over the
+          oracle's CPU (geometric means), how many re-plans were the same plan with spilling on (their first attempt
+          is all waste), and how many first attempts stopped early (reexec_fail_early)
 Goals: >= 95 % of the first plans that fail are rescued in <= 2 attempts, 0 wrong answers, ratio <= 1.5x
 (geometric mean, and the worst). A first plan that fails where the oracle's plan fails too (no plan the
 optimizer knows fits L in memory: it spilled) is counted apart: only spilling can rescue it. For every case not
@@ -262,6 +265,18 @@ def summarize(cases: list[dict], n_queries: int, t_start: float, scope: str) -> 
         print(f"rescued run CPU / oracle plan CPU (executions): geometric mean {geomean(cpu_ratios):.2f}x, worst "
               f"{max(cpu_ratios):.2f}x ({worst['query']} at {worst['fraction']} x peak); within 1.5x: "
               f"{sum(x <= 1.5 for x in cpu_ratios)}/{len(cpu_ratios)}")
+    # Where the rescued runs' CPU goes: the failed first attempt against the rescuing attempts, each over the oracle's
+    # run; and how many re-plans were the same plan with spilling turned on (their whole first attempt is waste).
+    split = [r for r in rescued if r.get("oracle_cpu_ms") and len(r.get("attempt_cpu_ms") or []) > 1
+             and all(x is not None for x in r["attempt_cpu_ms"])]
+    first_share = [max(r["attempt_cpu_ms"][0], 0.01) / r["oracle_cpu_ms"] for r in split]
+    rest_share = [max(sum(r["attempt_cpu_ms"][1:]), 0.01) / r["oracle_cpu_ms"] for r in split]
+    same_plan = [r for r in rescued if "; same plan" in ((r.get("reasons") or [""])[0] or "")]
+    early = [r for r in failing if "stopped early" in (((r.get("errors") or [""])[0]) or "")]
+    if split:
+        print(f"  where the CPU goes (geometric means over the oracle's): the failed first attempt {geomean(first_share):.2f}x, "
+              f"the attempts after it {geomean(rest_share):.2f}x; re-planned to the same plan with spilling on: "
+              f"{len(same_plan)}/{len(rescued)}; first attempts stopped early (reexec_fail_early): {len(early)}/{len(failing)}")
     not_rescued = [r for r in failing if r.get("on") != "ok"]  # (lucky ones are neither)
     hopeless = [r for r in not_rescued if r.get("oracle") != "ok"]
     if hopeless:
@@ -284,7 +299,10 @@ def summarize(cases: list[dict], n_queries: int, t_start: float, scope: str) -> 
             "gmean_rescued_over_oracle": geomean(ratios) if ratios else None,
             "worst_rescued_over_oracle": max(ratios) if ratios else None,
             "gmean_rescued_over_oracle_cpu": geomean(cpu_ratios) if cpu_ratios else None,
-            "worst_rescued_over_oracle_cpu": max(cpu_ratios) if cpu_ratios else None}
+            "worst_rescued_over_oracle_cpu": max(cpu_ratios) if cpu_ratios else None,
+            "gmean_first_attempt_over_oracle_cpu": geomean(first_share) if split else None,
+            "gmean_later_attempts_over_oracle_cpu": geomean(rest_share) if split else None,
+            "rescued_same_plan": len(same_plan), "first_attempts_stopped_early": len(early)}
 
 
 if __name__ == "__main__":
