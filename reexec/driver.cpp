@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -61,18 +60,22 @@ void warn(const StatementInput& in, std::string text) {
 }
 
 /// Arms fail early (reexec_fail_early, MemoryTracker::set_fail_early) for an attempt that another attempt will
-/// answer if it runs out of memory: one is left, a strategy that acts on MEMORY_LIMIT_EXCEEDED is on (reoptimize
-/// re-plans with what the attempt saw, spill turns spilling on, overlay with settings for that error), and this
-/// attempt does not spill (its operators would write to disk rather than fail). A failure then costs what the
-/// attempt did up to the point where the overflow was foreseeable, not all of the work up to the limit.
-void arm_fail_early(const StatementInput& in, AttemptRun& run) {
-  if (!run.limits || !run.settings.reexec_fail_early || run.settings.spill) return;
+/// answer if it runs out of memory: one is left, this attempt does not spill (its operators would write to disk
+/// rather than fail), and a plugin would re-execute after MEMORY_LIMIT_EXCEEDED in an attempt that ran (asked
+/// as the driver asks after a failure, so the plugins stay the one place that knows what they answer). A failure
+/// then costs what the attempt did up to the point where the overflow was foreseeable, not all of the work up
+/// to the limit.
+void arm_fail_early(const StatementInput& in, AttemptRun& run, Plugins& plugins) {
+  if (!run.limits || !run.compiled || !run.settings.reexec_fail_early || run.settings.spill) return;
   if (run.number >= in.settings.reexec_max_attempts) return;
-  const auto& s = in.settings.reexec_strategies;
-  auto on = [&](const char* name) { return std::find(s.begin(), s.end(), name) != s.end(); };
-  const bool overlaid = !in.settings.reexec_overlay.empty() ||
-                        in.settings.reexec_overlay_by_code.count(error_code_name(ErrorCode::MEMORY_LIMIT_EXCEEDED)) > 0;
-  const bool answered = on("reoptimize") || on("spill") || (on("overlay") && overlaid);
+  AttemptOutcome failed;
+  failed.number = run.number;
+  failed.error = ErrorCode::MEMORY_LIMIT_EXCEEDED;
+  failed.plan = run.compiled.get();
+  failed.run = &run.executed;
+  bool answered = false;
+  for (auto& p : plugins.all())
+    answered = plugins.call(*p, [&] { return p->wants_reexecution(failed); }) || answered;
   run.limits->memory().set_fail_early(answered);
 }
 
@@ -93,7 +96,7 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
   AttemptRun run;
   run.settings = in.settings;
   plan_attempt(in, run);
-  arm_fail_early(in, run);
+  arm_fail_early(in, run, plugins);
   execute_attempt(in, run);
   if (run.executed.fault_fired) --faults_left;
   const std::optional<RegressionGuardReport> guard = run.guard;
@@ -234,7 +237,7 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
         following.aborted = true;
       }
     }
-    arm_fail_early(in, following);
+    arm_fail_early(in, following, plugins);
     execute_attempt(in, following);
     if (following.executed.fault_fired) --faults_left;
     run = std::move(following);
