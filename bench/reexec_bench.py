@@ -3,7 +3,7 @@
 
     reexec_bench.py --bin build/hindsight --data DIR [--fractions 0.5,0.7,0.8,0.9] [--workers 4] [--repeat 1]
                     [--no-between]
-                    [--only REGEX] [--quick] [--timeout 300] [--json FILE]
+                    [--only REGEX] [--quick] [--timeout 300] [--json FILE] [--set NAME=VALUE]...
 
 Queries: TPC-H Q1-Q22 (tests/differential/tpch) and the skewed workload (bench/workloads/skewed.sql), on DIR
 (`hindsight gen tpch --sf F --skew 1`). Every run is a process of its own with a fresh stats store, that first
@@ -17,7 +17,9 @@ when O < 0.8 x P (a limit the first plan exceeds and a better plan fits). Per li
   off     the query with `reexec_strategies=none` under L: does the first plan fit?
   on      when the first plan does not fit: the query with re-execution on (the default strategies) under L;
           rescued = succeeded, in how many attempts; its rows against the unconstrained run's (a wrong answer
-          is a defect: goal 0)
+          is a defect: goal 0). One attempt that went on spilling at its overflow (reexec_spill_in_place: the
+          re-plan kept the plan) is a rescue in 1 attempt ("in place"); --set adds settings to these runs
+          (--set reexec_spill_in_place=off measures without it)
   oracle  the query planned with `cardinality=oracle` (true cardinalities, counted under their own budget:
           `oracle_subplan_memory_limit`; the counting is not timed) under L, re-execution off, `spill = on` (as
           re-executed attempts may): the best plan Hindsight can find knowing everything, in one attempt
@@ -109,9 +111,17 @@ def main() -> int:
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per process")
     ap.add_argument("--no-between", action="store_true", help="no 'mid' limit between the oracle's and the model's peak")
     ap.add_argument("--json", default=None, help="also write {summary, summary_above_floor, cases} here (every case as JSON)")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a setting for the runs with re-execution on (repeatable)")
     ap.add_argument("--floor-per-worker", type=float, default=64 * 1024,
                     help="bytes a worker: also summarize the cases whose limit is at least this x workers (see above)")
     args = ap.parse_args()
+    on_settings = {}
+    for kv in args.set:
+        if "=" not in kv:
+            ap.error(f"--set {kv}: expected NAME=VALUE")
+        k, v = kv.split("=", 1)
+        on_settings[k.strip()] = v.strip()
     fractions = [float(x) for x in (args.fractions or ("0.8" if args.quick else "0.5,0.7,0.8,0.9")).split(",")]
     only = QUICK_QUERIES if args.quick and not args.only else args.only
     queries = [(n, s) for n, s in rr.corpus() if not only or re.search(only, n)]
@@ -155,7 +165,7 @@ def main() -> int:
                 on_ms, or_ms, on_cpu, or_cpu, on, orc = [], [], [], [], None, None
                 wrong = None
                 for _ in range(max(1, args.repeat)):
-                    on = rr.run_query(args.bin, args.data, sql, {**lim}, tmp, args.timeout, workers=w)
+                    on = rr.run_query(args.bin, args.data, sql, {**lim, **on_settings}, tmp, args.timeout, workers=w)
                     if on.ok:
                         on_ms.append(on.engine_ms())
                         on_cpu.append(on.engine_cpu_ms())
@@ -179,6 +189,8 @@ def main() -> int:
                             "attempt_ms": [a.get("elapsed_ms") for a in on.attempts],
                             "attempt_cpu_ms": [a.get("cpu_ms") for a in on.attempts],
                             "reasons": [a.get("reexec_reason") for a in on.attempts[1:]],
+                            "in_place": any(a.get("spilled_in_place") for a in on.attempts),
+                            "spill_in_place": [a.get("spill_in_place") for a in on.attempts],
                             "errors": [(a.get("error") or {}).get("message") for a in on.attempts],
                             "warnings": (on.obj or {}).get("warnings") or []})
                 rec["ratio"] = rec["on_ms"] / rec["oracle_ms"] if rec["on_ms"] and rec["oracle_ms"] else None
@@ -195,6 +207,9 @@ def main() -> int:
                         note = "oracle plan fails too | " + note
                 elif attempts > 2:
                     note = "more than 2 attempts"
+                elif attempts == 1 and rec["in_place"]:
+                    on_txt = "ok in place"
+                    note = "spilled in place (the re-plan kept the plan)"
                 elif attempts == 1:
                     note = "the first plan fit this run (peak noise; not a rescue)"
                 if not orc.ok and on.ok:
@@ -235,8 +250,10 @@ def summarize(cases: list[dict], n_queries: int, t_start: float, scope: str) -> 
     fixable = [r for r in failing if r.get("oracle") == "ok" and not r.get("oracle_spilled")]
     # A run that succeeds in one attempt ran the same plan as the failed off run: it fit this time (a plan's
     # peak varies from run to run with several workers). Not a rescue; counted apart.
-    lucky = [r for r in failing if r.get("on") == "ok" and r["attempts"] == 1]
-    rescued = [r for r in failing if r.get("on") == "ok" and r["attempts"] > 1]
+    # One attempt that went on spilling at its overflow (reexec_spill_in_place) is a rescue, in 1 attempt.
+    lucky = [r for r in failing if r.get("on") == "ok" and r["attempts"] == 1 and not r.get("in_place")]
+    rescued = [r for r in failing if r.get("on") == "ok" and (r["attempts"] > 1 or r.get("in_place"))]
+    in_place = [r for r in rescued if r.get("in_place") and r["attempts"] == 1]
     rescued2 = [r for r in rescued if r["attempts"] <= 2]
     wrong = [r for r in failing if r.get("wrong")]
     spilled = [r for r in rescued if r.get("on_spilled")]
@@ -252,7 +269,8 @@ def summarize(cases: list[dict], n_queries: int, t_start: float, scope: str) -> 
     if lucky:
         print(f"  plus {len(lucky)} where the first plan fit on the run with re-execution on (1 attempt: peak noise): "
               f"{', '.join(r['query'] + '@' + r['fraction'] for r in lucky)}")
-    print(f"  rescued by spilling (the rescuing attempt wrote to spill files): {len(spilled)}/{len(rescued)}")
+    print(f"  rescued by spilling (the rescuing attempt wrote to spill files): {len(spilled)}/{len(rescued)}, "
+          f"of them in place (1 attempt that went on spilling: reexec_spill_in_place): {len(in_place)}")
     print(f"wrong answers: {len(wrong)} (goal 0)")
     if ratios:
         worst = max(rescued, key=lambda r: r.get("ratio") or 0)
@@ -295,7 +313,8 @@ def summarize(cases: list[dict], n_queries: int, t_start: float, scope: str) -> 
             "rescued_share": share(len(rescued), len(failing)),
             "rescued_2_attempts_share": share(len(rescued2), len(failing)),
             "fixable_rescued_2_attempts_share": share(len([r for r in fixable if r in rescued2]), len(fixable)),
-            "rescued_by_spilling": len(spilled), "lucky": len(lucky), "wrong": len(wrong),
+            "rescued_by_spilling": len(spilled), "rescued_in_place": len(in_place), "lucky": len(lucky),
+            "wrong": len(wrong),
             "gmean_rescued_over_oracle": geomean(ratios) if ratios else None,
             "worst_rescued_over_oracle": max(ratios) if ratios else None,
             "gmean_rescued_over_oracle_cpu": geomean(cpu_ratios) if cpu_ratios else None,

@@ -156,7 +156,10 @@ nlohmann::json format_json(const StatementResult& r, bool with_rows) {
                              {"plan_hash", a.plan_hash.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.plan_hash)},
                              {"reexec_reason", a.reexec_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.reexec_reason)},
                              {"reexec_decision",
-                              a.reexec_decision.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.reexec_decision)}});
+                              a.reexec_decision.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.reexec_decision)},
+                             {"spilled_in_place", a.spilled_in_place},
+                             {"spill_in_place",
+                              a.spill_in_place.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.spill_in_place)}});
   }
   j["warnings"] = r.warnings;
   j["regression_guard"] = regression_guard_json(r);

@@ -7,6 +7,9 @@
 
 #include "planner/common/elapsed.hpp"
 #include "planner/session/explain.hpp"
+#include "planner/session/plan_mapping.hpp"
+#include "planner/session/stats_collection.hpp"
+#include "stats_store/memory_repository.hpp"
 #include "reexec/plan_diff.hpp"
 #include "reexec/plugins/plugins.hpp"
 
@@ -59,26 +62,75 @@ void warn(const StatementInput& in, std::string text) {
   if (in.warnings) in.warnings->push_back(std::move(text));
 }
 
-/// Arms fail early (reexec_fail_early, MemoryTracker::set_fail_early) for an attempt that another attempt will
-/// answer if it runs out of memory: one is left, this attempt does not spill (its operators would write to disk
-/// rather than fail), and a plugin would re-execute after MEMORY_LIMIT_EXCEEDED in an attempt that ran (asked
-/// as the driver asks after a failure, so the plugins stay the one place that knows what they answer). A failure
-/// then costs what the attempt did up to the point where the overflow was foreseeable, not all of the work up
-/// to the limit.
-void arm_fail_early(const StatementInput& in, AttemptRun& run, Plugins& plugins) {
-  if (!run.limits || !run.compiled || !run.settings.reexec_fail_early || run.settings.spill) return;
+/// Spilling in place: plans attempt number + 1 as the driver would after MEMORY_LIMIT_EXCEEDED (with `next`, the
+/// settings plus spill = on), with what the running attempt observed so far (`seen`) known on top of the scopes,
+/// and says whether that gives the plan that runs. Runs on the overflowing worker's thread; records nothing.
+bool replan_keeps_plan(const StatementInput& in, const CompiledQuery& plan, int number, const Settings& next,
+                       const ExecutedQuery& seen, std::string& why) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto mapping = map_query(plan, &seen, next, /*detailed_labels=*/false);
+  stats::AttemptStats observed = collect_attempt_stats(plan, seen, *mapping, number);
+  stats::MemoryStatsRepository so_far;
+  so_far.record(observed);
+  StatementInput probe = in;
+  probe.scopes.insert(probe.scopes.begin(), &so_far);
+  AttemptRun again;
+  again.number = number + 1;
+  again.settings = next;
+  plan_attempt(probe, again);
+  if (!again.compiled) {
+    why = "the re-plan failed, so the attempt fails";
+    return false;
+  }
+  if (plan_hash(*again.compiled) != plan_hash(plan)) {
+    const std::string diff = describe_plan_change(plan, &seen, *again.compiled);
+    why = fmt::format("a re-plan with what it observed so far changes the plan{} ({:.1f} ms), so the attempt fails",
+                      diff.empty() ? "" : ": " + diff, ms_since(t0));
+    return false;
+  }
+  why = fmt::format("a re-plan with what it observed so far keeps the plan ({:.1f} ms): spilling in place", ms_since(t0));
+  return true;
+}
+
+/// What the overflow of an attempt may do instead of failing late, armed before it runs when another attempt will
+/// answer MEMORY_LIMIT_EXCEEDED (one is left, this attempt does not spill, and a plugin's wants_reexecution says yes
+/// to that error in an attempt that ran: asked as the driver asks after a failure, so the plugins stay the one place
+/// that knows what they answer):
+/// - fail early (reexec_fail_early, MemoryTracker::set_fail_early): the attempt fails as soon as the overflow is
+///   foreseeable, costing what it did up to there rather than all of the work up to the limit;
+/// - spill in place (reexec_spill_in_place, QueryLimits::spill_in_place), when the plugins' next attempt would be
+///   the same plan with spilling on (a plugin answers OverflowAnswer::SpillSamePlan, none OtherSettings): at the
+///   first overflow, re-plan as that attempt would be planned, with what this one observed so far; when the plan
+///   stays, this attempt goes on spilling, and the failed attempt's work is not thrown away.
+void arm_overflow(const StatementInput& in, AttemptRun& run, Plugins& plugins) {
+  if (!run.limits || !run.compiled || run.settings.spill) return;
   if (run.number >= in.settings.reexec_max_attempts) return;
   AttemptOutcome failed;
   failed.number = run.number;
   failed.error = ErrorCode::MEMORY_LIMIT_EXCEEDED;
   failed.plan = run.compiled.get();
   failed.run = &run.executed;
-  bool answered = false;
-  for (auto& p : plugins.all())
+  bool answered = false, same_plan_spills = false, other_settings = false;
+  for (auto& p : plugins.all()) {
     answered = plugins.call(*p, [&] { return p->wants_reexecution(failed); }) || answered;
-  run.limits->memory().set_fail_early(answered);
+    OverflowAnswer a = OverflowAnswer::None;
+    plugins.call(*p, [&] { a = p->after_overflow(failed); return true; });
+    same_plan_spills |= a == OverflowAnswer::SpillSamePlan;
+    other_settings |= a == OverflowAnswer::OtherSettings;
+  }
+  run.limits->memory().set_fail_early(answered && run.settings.reexec_fail_early);
+  // The oracle's counts come from counting sub-plans, which a re-plan in the middle of a run would repeat.
+  if (!answered || !same_plan_spills || other_settings || !run.settings.reexec_spill_in_place ||
+      run.settings.cardinality == "oracle")
+    return;
+  Settings next = run.settings;
+  apply_setting(next, "spill", "on");
+  const CompiledQuery* plan = run.compiled.get();
+  const int number = run.number;
+  run.limits->spill_in_place = [&in, plan, number, next](const ExecutedQuery& seen, std::string& why) {
+    return replan_keeps_plan(in, *plan, number, next, seen, why);
+  };
 }
-
 }  // namespace
 
 void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
@@ -96,7 +148,7 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
   AttemptRun run;
   run.settings = in.settings;
   plan_attempt(in, run);
-  arm_fail_early(in, run, plugins);
+  arm_overflow(in, run, plugins);
   execute_attempt(in, run);
   if (run.executed.fault_fired) --faults_left;
   const std::optional<RegressionGuardReport> guard = run.guard;
@@ -237,7 +289,7 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
         following.aborted = true;
       }
     }
-    arm_fail_early(in, following, plugins);
+    arm_overflow(in, following, plugins);
     execute_attempt(in, following);
     if (following.executed.fault_fired) --faults_left;
     run = std::move(following);
@@ -285,6 +337,12 @@ std::vector<std::string> describe_attempts(const StatementResult& result) {
     lines.push_back(fmt::format("re-execution: attempt {} {}; attempt {} {}{}: {}", before.number, first, a.number,
                                 a.error ? "failed" : "succeeded", spilled, a.reexec_reason));
   }
+  // An attempt that overflowed its memory limit and went on spilling (reexec_spill_in_place): no other attempt ran.
+  for (const Attempt& a : result.attempts)
+    if (a.spilled_in_place)
+      lines.push_back(fmt::format("re-execution: attempt {}: {}; it {} (spilled {})", a.number, a.spill_in_place,
+                                  a.error ? "failed all the same" : "succeeded",
+                                  format_bytes(static_cast<int64_t>(a.spilled_bytes))));
   // What was decided after an attempt without running another (misestimate/slow: learned, or not worth it).
   for (const Attempt& a : result.attempts)
     if (!a.reexec_decision.empty() && !a.reexec_decision_quiet)

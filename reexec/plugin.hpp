@@ -41,6 +41,13 @@ struct NextAttempt {
   bool execute = true;
 };
 
+/// What a plugin would have the next attempt do after MEMORY_LIMIT_EXCEEDED (Plugin::after_overflow).
+enum class OverflowAnswer {
+  None,           ///< nothing that changes the settings (not acting, or re-planning with what was observed)
+  SpillSamePlan,  ///< spilling on: with the same plan, the attempt may as well go on spilling (spill)
+  OtherSettings,  ///< settings of its own for the next attempt (an overlay): the attempt must end first
+};
+
 /// A re-execution strategy. Lifecycle for one statement: begin() before the first attempt;
 /// observe() after every attempt; wants_reexecution() after a failed attempt that may be re-run,
 /// wants_replan() after a successful one; prepare() for the plugins that want it; accept_plan()
@@ -57,6 +64,11 @@ class Plugin {
   /// After a successful attempt: re-plan with what it observed (a misestimate, a slow run)?
   virtual bool wants_replan(const AttemptOutcome& outcome) noexcept { return false; }
   virtual void prepare(const AttemptOutcome& outcome, NextAttempt& next) noexcept {}
+  /// Spilling in place (docs/reexec.md): asked before an attempt runs, with `outcome` that attempt as if it had
+  /// failed with MEMORY_LIMIT_EXCEEDED. The driver lets the attempt go on spilling at its first overflow when a
+  /// plugin answers SpillSamePlan, none OtherSettings, and a re-plan with what the attempt observed so far keeps
+  /// its plan. Must not change the plugin's state.
+  virtual OverflowAnswer after_overflow(const AttemptOutcome& outcome) const noexcept { return OverflowAnswer::None; }
   /// `changed`: the new plan's hash differs from the previous attempt's. Default: run a changed plan only.
   virtual bool accept_plan(const AttemptOutcome& previous, const CompiledQuery& plan, bool changed) noexcept {
     return changed;

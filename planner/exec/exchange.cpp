@@ -45,11 +45,12 @@ int64_t ExchangeBuffer::buffered_bytes() const {
 void ExchangeBuffer::enable_spill(std::string directory) {
   if (!memory_) return;  // nothing is charged, so nothing is ever refused
   std::lock_guard<std::mutex> lock(mu_);
-  spill_ = true;
+  if (spill_.load(std::memory_order_relaxed)) return;
   spill_directory_ = std::move(directory);
   files_.resize(kind_ == ExchangeKind::Broadcast ? 1 : static_cast<size_t>(consumers_));
   readers_.resize(static_cast<size_t>(consumers_));
   file_done_.assign(static_cast<size_t>(consumers_), 0);
+  spill_.store(true, std::memory_order_release);
 }
 
 uint64_t ExchangeBuffer::spilled_rows() const {
@@ -73,7 +74,8 @@ void ExchangeBuffer::enqueue_locked(int consumer, Batch&& batch, int64_t bytes, 
   parts_[static_cast<size_t>(consumer)].push_back({std::move(batch), bytes, live});
 }
 
-ExchangeBuffer::Pushed ExchangeBuffer::push(int consumer, Batch batch, const std::string& producer_label) {
+ExchangeBuffer::Pushed ExchangeBuffer::push(int consumer, Batch batch, const std::string& producer_label,
+                                             const std::function<bool()>& spill_now) {
   if (batch.rows == 0) return {};
   if (kind_ != ExchangeKind::Broadcast)
     HS_ASSERT(consumer >= 0 && consumer < consumers_, fmt::format("exchange consumer {} out of range", consumer));
@@ -96,8 +98,14 @@ ExchangeBuffer::Pushed ExchangeBuffer::push(int consumer, Batch batch, const std
   };
   const size_t f = kind_ == ExchangeKind::Broadcast ? 0 : static_cast<size_t>(consumer);
   Pushed out;
-  if (!spill_ || !memory_) {
-    if (memory_) memory_->charge(bytes * copies, producer_label, live * copies);
+  bool spilling = memory_ && spill_.load(std::memory_order_acquire);
+  // Refused with spilling off: spill_now() may turn spilling on in place (enable_spill first), or the charge
+  // throws MEMORY_LIMIT_EXCEEDED (unless memory was freed in between).
+  if (memory_ && !spilling && !memory_->try_charge(bytes * copies, live * copies)) {
+    if (spill_now && spill_now() && spill_.load(std::memory_order_acquire)) spilling = true;
+    else memory_->charge(bytes * copies, producer_label, live * copies);
+  }
+  if (!spilling) {
     count_moved();
     std::lock_guard<std::mutex> lock(mu_);
     rows_for_[f] += batch.rows;

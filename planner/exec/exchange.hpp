@@ -2,6 +2,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -63,9 +64,10 @@ class ExchangeBuffer {
   /// Consumer that receives a row with storage row hash `hash` (Repartition).
   int consumer_of(uint64_t hash) const { return bucket_of(hash, buckets_) % consumers_; }
 
-  /// Lets pushes whose charge is refused write to spill files in `directory` (before the first push).
+  /// Lets pushes whose charge is refused write to spill files in `directory`: before the first push, or while
+  /// producers push (spilling in place), never after a consumer began to read.
   void enable_spill(std::string directory);
-  bool spill_enabled() const { return spill_; }
+  bool spill_enabled() const { return spill_.load(std::memory_order_acquire); }
 
   /// What one push did: the live bytes it added in memory (once per consumer for a broadcast), or what it wrote
   /// to a spill file.
@@ -77,8 +79,11 @@ class ExchangeBuffer {
   };
   /// Adds a batch: for `consumer` (Repartition: rows already partitioned; Gather: 0); Broadcast ignores it.
   /// Charges the tracker in the name of `producer_label`; throws MEMORY_LIMIT_EXCEEDED (nothing buffered then)
-  /// unless spilling is enabled, in which case the batch goes to a spill file.
-  Pushed push(int consumer, Batch batch, const std::string& producer_label);
+  /// unless spilling is enabled, in which case the batch goes to a spill file. A charge refused with spilling
+  /// off asks `spill_now` (spilling in place: ExecContext::spill_now, which enables spilling on every buffer of
+  /// the attempt when it says yes); true: the batch takes the spilling path.
+  Pushed push(int consumer, Batch batch, const std::string& producer_label,
+              const std::function<bool()>& spill_now = {});
   /// Takes the next batch for `consumer`; false when none is left. `consumer_label` names who is charged
   /// for a spill file's read buffer.
   bool pop(int consumer, Batch& out, const std::string& consumer_label = "ExchangeSource");
@@ -121,7 +126,7 @@ class ExchangeBuffer {
   int64_t charged_ = 0;
   int64_t charged_live_ = 0;
   // Spilling (all under mu_ except a consumer's own reader, which only that consumer's pops touch).
-  bool spill_ = false;
+  std::atomic<bool> spill_{false};  ///< set last by enable_spill (read by push without the lock)
   std::string spill_directory_;
   bool reading_ = false;                             ///< a pop happened: the files are flushed and closed to writes
   std::vector<std::unique_ptr<SpillFile>> files_;    ///< per consumer (Broadcast: [0] for everyone)

@@ -134,14 +134,34 @@ void ExecOperator::release(int64_t bytes) {
   live_bytes_ -= live;
 }
 
+bool ExecContext::spill_now(const ExecOperator& overflowing) {
+  if (spill.load(std::memory_order_acquire)) return true;
+  std::lock_guard<std::mutex> lock(spill_in_place_mu_);
+  if (!spill_in_place_asked_ && spill_in_place) {
+    spill_in_place_asked_ = true;
+    spill_in_place(overflowing);  // turns `spill` on when it says yes
+  }
+  return spill.load(std::memory_order_acquire);
+}
+
+bool ExecOperator::charge_or_spill(int64_t bytes, int64_t live) {
+  if (!ctx_->memory) return true;  // nothing is accounted: nothing is refused
+  if (try_charge(bytes, live)) return true;
+  if (spill_enabled() || spill_in_place()) return false;
+  charge(bytes, live);  // refused again (unless memory was freed meanwhile): MEMORY_LIMIT_EXCEEDED naming this operator
+  return true;
+}
+
 void ExecOperator::fail_early_if_over(int64_t grown) const {
   const MemoryTracker& m = *ctx_->memory;
-  if (!m.fail_early() || grown <= 0 || children_.empty()) return;
+  if (!m.fail_early() || grown <= 0 || children_.empty() || spill_enabled()) return;
   const double p = children_[0]->progress();
   if (p < kFailEarlyMinProgress || p >= 1) return;
   const double whole = static_cast<double>(grown) / p;
   const double projected = static_cast<double>(m.used()) + whole - static_cast<double>(grown);
   if (projected <= static_cast<double>(m.limit())) return;
+  // The overflow is foreseen: the attempt may go on spilling instead (the refused charge will spill, not fail).
+  if (spill_in_place()) return;
   throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
               fmt::format("{} would exceed the memory limit: it took {} for {:.0f} % of its input, about {} for all of "
                           "it, while {} are in use: about {} > limit {} (stopped early: reexec_fail_early)",

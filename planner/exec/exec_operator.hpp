@@ -2,7 +2,9 @@
 #include <atomic>
 #include <chrono>
 #include <exception>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -12,9 +14,10 @@
 
 namespace hindsight {
 
-/// Shared by every operator instance of one query attempt.
 class FaultInjection;
+class ExecOperator;
 
+/// Shared by every operator instance of one query attempt.
 struct ExecContext {
   MemoryTracker* memory = nullptr;
   int workers = 1;
@@ -24,9 +27,22 @@ struct ExecContext {
   /// A fault to inject into this attempt (tests, `SET fault_injection`); null: none.
   FaultInjection* fault = nullptr;
   /// Spilling (`SET spill = on`, docs/spilling.md): operators that can write part of their data to temporary
-  /// files in `spill_directory` do so instead of failing when a charge would exceed the memory limit.
-  bool spill = false;
-  std::string spill_directory;
+  /// files in `spill_directory` do so instead of failing when a charge would exceed the memory limit. Read by
+  /// every worker; it can turn on while the attempt runs (spilling in place), never off.
+  std::atomic<bool> spill{false};
+  std::string spill_directory;  ///< set before `spill` turns on
+  /// Spilling in place (`reexec_spill_in_place`, docs/reexec.md): asked with the operator that overflows when a
+  /// charge that operator could spill is refused (or fail early foresees its overflow) while spilling is off.
+  /// It returns true after turning spilling on for the rest of the attempt (spill_directory, the spill reserve,
+  /// the exchange buffers, then `spill`): the operator spills instead of failing. False (or null): it fails.
+  std::function<bool(const ExecOperator& overflowing)> spill_in_place;
+  /// Asks spill_in_place once per attempt (under a mutex: the other workers that overflow meanwhile wait for the
+  /// answer and get the same one). True when spilling is on, whoever turned it on.
+  bool spill_now(const ExecOperator& overflowing);
+
+ private:
+  std::mutex spill_in_place_mu_;
+  bool spill_in_place_asked_ = false;
 };
 
 /// Thrown by next() in an operator instance when ExecContext::cancelled is set (another instance failed): it
@@ -61,6 +77,8 @@ class ExecOperator {
   virtual void set_output_held() {}
 
   const std::string& name() const { return name_; }
+  /// "HashJoinBuild#7 (worker 2)": how errors name this instance.
+  std::string label() const;
   int worker() const { return worker_; }
   const OperatorStats& stats() const { return stats_; }
   /// Types of the columns this operator produces, fixed at construction (known even when no row flows).
@@ -95,7 +113,14 @@ class ExecOperator {
   /// the reserve (the sort of an ORDER BY, the last operator of its query).
   bool try_charge_to_limit(int64_t bytes, int64_t live) { return try_charge_as(bytes, live, true); }
   /// Whether this attempt lets operators spill to disk (ExecContext::spill).
-  bool spill_enabled() const { return ctx_->spill; }
+  bool spill_enabled() const { return ctx_->spill.load(std::memory_order_acquire); }
+  /// A charge this operator could spill was refused with spilling off: whether the attempt spills now
+  /// (ExecContext::spill_now); false: fail as without spilling.
+  bool spill_in_place() const { return ctx_->spill_now(*this); }
+  /// As try_charge where the operator can spill: true when charged (spilling on or off); false when refused and
+  /// spilling is on (it was, or it turned on in place now): the operator spills. Refused with spilling staying
+  /// off: throws MEMORY_LIMIT_EXCEEDED as charge() does.
+  bool charge_or_spill(int64_t bytes, int64_t live);
   /// Charges or releases so that `charged` (the part of held_memory_ that is spill-file buffers) becomes
   /// `bytes`; growth the limit refuses is MEMORY_LIMIT_EXCEEDED saying that spilling did not help.
   void set_spill_buffer_charge(int64_t bytes, int64_t& charged);
@@ -116,7 +141,6 @@ class ExecOperator {
   static constexpr double kFailEarlyMinProgress = 0.1;
   /// Throws TIMEOUT past the deadline; returns true if the query was cancelled.
   bool check_interrupt() const;
-  std::string label() const;
 
  private:
   bool try_charge_as(int64_t bytes, int64_t live, bool buffers);

@@ -91,6 +91,7 @@ std::vector<Batch> FragmentScheduler::run(const std::vector<Fragment>& fragments
     bool is_root = static_cast<int>(k) == root_index_;
     if (is_root) outputs.resize(built_[k].roots.size());
     run_fragment(built_[k], is_root ? &outputs : nullptr);
+    finished_ = k + 1;
     if (first_error_) std::rethrow_exception(first_error_);
     if (ctx_->cancelled.load(std::memory_order_relaxed))
       throw Error(ErrorCode::INTERNAL, "query was cancelled");
@@ -159,6 +160,12 @@ void FragmentScheduler::run_fragment(Built& f, std::vector<std::vector<Batch>>* 
 void FragmentScheduler::visit_operators(const std::function<void(const ExecOperator&)>& fn) const {
   for (const auto& f : built_)
     for (const auto& r : f.roots)
+      if (r) visit_tree(*r, fn);
+}
+
+void FragmentScheduler::visit_finished(const std::function<void(const ExecOperator&)>& fn) const {
+  for (size_t k = 0; k < finished_ && k < built_.size(); ++k)
+    for (const auto& r : built_[k].roots)
       if (r) visit_tree(*r, fn);
 }
 

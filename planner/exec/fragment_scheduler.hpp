@@ -41,6 +41,9 @@ class FragmentScheduler {
   /// Calls fn on every operator instance of every fragment (pre-order per tree), including instances that never
   /// ran or failed (their stats have complete == false).
   void visit_operators(const std::function<void(const ExecOperator&)>& fn) const;
+  /// Calls fn on every operator instance of the fragments that have finished running (all of them once run() has
+  /// returned). Safe from a worker of the fragment that runs now: the fragments before it finished before it began.
+  void visit_finished(const std::function<void(const ExecOperator&)>& fn) const;
   /// Root operators of a fragment's instances (empty if it was not built).
   const std::vector<std::unique_ptr<ExecOperator>>& instances(int fragment_id) const;
   /// Output types of the root fragment (known even when it produced no rows).
@@ -62,6 +65,7 @@ class FragmentScheduler {
   std::vector<Built> built_;
   std::vector<int> order_;
   int root_index_ = -1;
+  size_t finished_ = 0;  ///< built_[0, finished_) have run to the end (set between fragments, by run()'s thread)
   std::mutex failure_mu_;
   std::exception_ptr first_error_;
   std::atomic<int64_t> result_bytes_{0};  ///< charged for the root's batches collected so far

@@ -18,7 +18,7 @@ void MemoryTracker::charge(int64_t bytes, const std::string& op_label, int64_t l
 }
 
 bool MemoryTracker::try_charge(int64_t bytes, int64_t live_delta) {
-  return try_charge_upto(bytes, live_delta, limit_ - reserve_);
+  return try_charge_upto(bytes, live_delta, limit_ - reserve_.load(std::memory_order_relaxed));
 }
 
 bool MemoryTracker::try_charge_upto(int64_t bytes, int64_t live_delta, int64_t cap) {

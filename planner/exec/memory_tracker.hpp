@@ -35,15 +35,18 @@ class MemoryTracker {
   /// Keeps `bytes` of the limit for spill-file buffers: try_charge (the charges spilling operators may be
   /// refused, i.e. their data) stops at limit - reserve; charge() and try_charge_spill_buffers go to the
   /// limit. 0 (the default, and with spilling off): every charge goes to the limit.
-  void set_spill_reserve(int64_t bytes) { reserve_ = bytes < 0 ? 0 : (bytes > limit_ ? limit_ : bytes); }
-  int64_t spill_reserve() const { return reserve_; }
+  /// May be called while workers charge (spilling in place turns it on mid-attempt).
+  void set_spill_reserve(int64_t bytes) {
+    reserve_.store(bytes < 0 ? 0 : (bytes > limit_ ? limit_ : bytes), std::memory_order_relaxed);
+  }
+  int64_t spill_reserve() const { return reserve_.load(std::memory_order_relaxed); }
   /// Fail early (`reexec_fail_early`, docs/reexec.md): the re-execution driver arms it for an attempt it will
   /// answer after MEMORY_LIMIT_EXCEEDED. Operators whose memory grows with their input then fail as soon as
   /// what they hold, extrapolated to their whole input, would exceed the limit (ExecOperator::fail_early_if_over),
   /// instead of doing most of the work first. Off by default: without another attempt to come, a query only
   /// fails on what it really needs.
-  void set_fail_early(bool on) { fail_early_ = on; }
-  bool fail_early() const { return fail_early_; }
+  void set_fail_early(bool on) { fail_early_.store(on, std::memory_order_relaxed); }
+  bool fail_early() const { return fail_early_.load(std::memory_order_relaxed); }
   void release(int64_t bytes) { release(bytes, bytes); }
   void release(int64_t bytes, int64_t live_delta) {
     used_.fetch_sub(bytes, std::memory_order_relaxed);
@@ -63,8 +66,8 @@ class MemoryTracker {
   bool try_charge_upto(int64_t bytes, int64_t live_delta, int64_t cap);
 
   int64_t limit_;
-  int64_t reserve_ = 0;
-  bool fail_early_ = false;
+  std::atomic<int64_t> reserve_{0};
+  std::atomic<bool> fail_early_{false};
   std::atomic<int64_t> used_{0};
   std::atomic<int64_t> peak_{0};
   std::atomic<int64_t> live_{0};

@@ -1,5 +1,6 @@
 #pragma once
 #include <chrono>
+#include <functional>
 #include <map>
 #include <string>
 
@@ -8,6 +9,8 @@
 #include "planner/storage/load_guard.hpp"
 
 namespace hindsight {
+
+struct ExecutedQuery;
 
 /// The limits of one statement (`memory_limit`, `timeout`), shared by its compilation and its
 /// execution: the deadline runs from the start of the statement, and the memory budget is charged
@@ -32,6 +35,14 @@ class QueryLimits final : public LoadGuard {
   void check(const std::string& table, int64_t bytes) override;
   /// LoadGuard: charges `bytes` more for table `table` (columns it loads on demand add up).
   void add(const std::string& table, int64_t bytes) override;
+
+  /// Spilling in place (`reexec_spill_in_place`, docs/reexec.md): set by the re-execution driver for an attempt
+  /// without spilling whose overflow it would answer with the same plan spilling. Asked once, at the attempt's
+  /// first overflow that an operator could spill, from that operator's thread, with what the attempt observed so
+  /// far (`seen`: its exec plan, the stats of the fragments that finished, exact, and of the overflowing
+  /// instance's operators, cut short) and its error. True: the attempt goes on with spilling on. `why` says what
+  /// was decided, for people. It must not throw. Null: an overflow fails the attempt.
+  std::function<bool(const ExecutedQuery& seen, std::string& why)> spill_in_place;
 
  private:
   MemoryTracker memory_;

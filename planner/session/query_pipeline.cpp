@@ -138,6 +138,63 @@ ExecutedQuery execute_query(const CompiledQuery& cq, const Settings& settings, Q
   return out;
 }
 
+namespace {
+
+void add_stats(std::map<int, OperatorStats>& to, int exec_id, const OperatorStats& st) {
+  auto it = to.find(exec_id);
+  if (it == to.end()) to.emplace(exec_id, st);
+  else it->second.merge(st);
+}
+
+/// ExecContext::spill_in_place of a run whose limits ask for it: what the run observed so far goes to
+/// QueryLimits::spill_in_place; on yes, spilling turns on for the rest of the run as `spill = on` would have set
+/// it up at the start (the directory, the reserve, every exchange buffer), and fail early stops (the overflow it
+/// foresees now spills).
+bool spill_in_place(const ExecOperator& overflowing, QueryLimits& limits, const Settings& settings,
+                    const FragmentScheduler& scheduler, ExecContext& ctx, ExecutedQuery& out) {
+  if (!out.exec) return false;
+  MemoryTracker& memory = limits.memory();
+  ExecutedQuery seen;
+  seen.exec = out.exec;
+  scheduler.visit_finished([&](const ExecOperator& op) {
+    if (op.exec_id >= 0) add_stats(seen.stats, op.exec_id, op.stats());
+  });
+  // The overflowing instance's own operators (this thread runs them): lower bounds. The other instances of its
+  // fragment run on other threads: not read.
+  std::function<void(const ExecOperator&)> cut_short = [&](const ExecOperator& op) {
+    if (op.exec_id >= 0) {
+      OperatorStats st = op.stats();
+      st.complete = false;
+      add_stats(seen.stats, op.exec_id, st);
+    }
+    for (const auto& c : op.children()) cut_short(*c);
+  };
+  cut_short(overflowing);
+  // Refused a charge, or foreseen to (fail early): either way it overflows.
+  const std::string where = fmt::format("{} overflows memory_limit ({} in use of {})", overflowing.label(),
+                                        format_bytes(memory.used()), format_bytes(memory.limit()));
+  seen.error = Error(ErrorCode::MEMORY_LIMIT_EXCEEDED, where);
+  std::string why;
+  bool yes = false;
+  try {
+    yes = limits.spill_in_place(seen, why);
+  } catch (...) {
+    yes = false;
+    why = "deciding failed: " + current_exception_as_error().message();
+  }
+  out.spill_in_place = why.empty() ? where : where + ": " + why;
+  if (!yes) return false;
+  ctx.spill_directory = spill_directory(settings);
+  memory.set_spill_reserve(spill_reserve_for(memory.limit(), ctx.workers));
+  memory.set_fail_early(false);
+  for (auto& b : out.exec->buffers) b->enable_spill(ctx.spill_directory);
+  out.spilled_in_place = true;
+  ctx.spill.store(true, std::memory_order_release);
+  return true;
+}
+
+}  // namespace
+
 ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan_ctx,
                            const std::vector<const PhysicalOperator*>& ctes, const std::vector<ColumnId>& outputs,
                            const Settings& settings, QueryLimits* limits, FaultInjection* fault) {
@@ -160,6 +217,10 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
   const double cpu0 = process_cpu_ms();
   ctx.deadline = limits->deadline();
   FragmentScheduler scheduler(&ctx);
+  if (limits->spill_in_place && !ctx.spill && ctx.memory)
+    ctx.spill_in_place = [&](const ExecOperator& overflowing) {
+      return spill_in_place(overflowing, *limits, settings, scheduler, ctx, out);
+    };
   try {
     out.exec = build_exec_plan(root, plan_ctx, &ctx, ctes);
     out.batches = scheduler.run(out.exec->fragments, out.exec->root_fragment);

@@ -73,7 +73,7 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
 struct ExecutedQuery {
   std::vector<Batch> batches;
   std::vector<DataType> types;
-  std::unique_ptr<ExecPlan> exec;
+  std::shared_ptr<ExecPlan> exec;  ///< shared with what spilling in place is asked with while the attempt runs
   std::map<int, OperatorStats> stats;  ///< by exec id, summed over workers
   std::optional<Error> error;
   double elapsed_ms = 0;
@@ -85,6 +85,10 @@ struct ExecutedQuery {
   int64_t peak_memory_live = 0;
   /// The fault of settings.fault_injection was injected into this run (and caused `error`).
   bool fault_fired = false;
+  /// Spilling in place (QueryLimits::spill_in_place): what was decided at the run's first overflow, for people
+  /// ("HashJoinBuild#7 (worker 1) overflows memory_limit (1.1 MB in use of 1.2 MB): <why>"); empty: not asked.
+  std::string spill_in_place;
+  bool spilled_in_place = false;  ///< it said yes: the run went on spilling from there
   size_t row_count() const;
 };
 

@@ -69,6 +69,10 @@ struct Settings {
   /// the error among the strategies, an attempt left, spill off) fails as soon as a hash join build or an exchange buffer, extrapolated
   /// by how far its input got, would exceed memory_limit, instead of after most of its work (docs/reexec.md).
   bool reexec_fail_early = true;
+  /// When re-execution would answer MEMORY_LIMIT_EXCEEDED with the same plan and spilling on (the `spill`
+  /// strategy, an attempt left, no overlay for the error), the attempt's first overflow re-plans with what the
+  /// attempt observed so far; if the plan stays, the attempt goes on spilling instead of failing (docs/reexec.md).
+  bool reexec_spill_in_place = true;
   /// Remember each plan's time per query template; plan a template's demoted plan (> 10 % slower than the
   /// best known plan) with the best plan's statistics instead (docs/reexec.md).
   bool regression_guard = true;

@@ -92,6 +92,8 @@ Attempt AttemptRun::report() const {
   a.peak_memory = executed_run ? executed.peak_memory : 0;
   if (executed_run)
     for (const auto& [id, st] : executed.stats) a.spilled_bytes += st.spilled_bytes;
+  a.spill_in_place = executed.spill_in_place;
+  a.spilled_in_place = executed.spilled_in_place;
   return a;
 }
 

@@ -38,6 +38,10 @@ struct Attempt {
   uint64_t spilled_bytes = 0;
   /// CPU time of the execution (ExecutedQuery::cpu_ms), every worker thread: JSON only.
   double cpu_ms = 0;
+  /// Spilling in place (reexec_spill_in_place): what was decided at the attempt's first overflow (empty: nothing
+  /// was asked) and whether it went on spilling.
+  std::string spill_in_place;
+  bool spilled_in_place = false;
 };
 
 /// The outcome of the last non-SET statement of a script.

@@ -34,6 +34,10 @@ class OverlayPlugin final : public Plugin {
     }
     if (!shown.empty()) next.notes.push_back("overlay " + shown);
   }
+  /// Its settings need another attempt: no attempt goes on spilling in place when it has some for the error.
+  OverflowAnswer after_overflow(const AttemptOutcome& o) const noexcept override {
+    return o.error && !text_for(*o.error).empty() ? OverflowAnswer::OtherSettings : OverflowAnswer::None;
+  }
   /// Other settings make another run even when the plan is the same (a larger memory_limit).
   bool accept_plan(const AttemptOutcome& o, const CompiledQuery&, bool) noexcept override {
     return o.error && !text_for(*o.error).empty();

@@ -16,6 +16,11 @@ class SpillPlugin final : public Plugin {
   bool wants_reexecution(const AttemptOutcome& o) noexcept override {
     return o.error && *o.error == ErrorCode::MEMORY_LIMIT_EXCEEDED && !session_spills_;
   }
+  /// The next attempt would run with spilling on: with the same plan, the attempt itself may go on spilling.
+  OverflowAnswer after_overflow(const AttemptOutcome& o) const noexcept override {
+    return !session_spills_ && o.error && *o.error == ErrorCode::MEMORY_LIMIT_EXCEEDED ? OverflowAnswer::SpillSamePlan
+                                                                                       : OverflowAnswer::None;
+  }
   /// An overlay lasts one attempt, so every attempt after the first failure gets it again.
   void prepare(const AttemptOutcome&, NextAttempt& next) noexcept override {
     next.overlay.emplace_back("spill", "on");
@@ -24,7 +29,9 @@ class SpillPlugin final : public Plugin {
     if (prepared_ == 1) next.notes.push_back("spill on");
   }
   /// The first attempt with spilling runs whatever its plan (its settings differ); a later one only with a
-  /// plan that changed (the same plan spilling the same way would fail the same way).
+  /// plan that changed (the same plan spilling the same way would fail the same way). Also after an attempt that
+  /// spilled in place and failed all the same: spilling from the start is not the same, the spill reserve is kept
+  /// from the start and aggregates and sorts that started before spilling turned on spill too.
   bool accept_plan(const AttemptOutcome&, const CompiledQuery&, bool changed) noexcept override {
     return prepared_ == 1 || changed;
   }

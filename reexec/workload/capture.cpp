@@ -169,6 +169,8 @@ Workload capture_workload(const CaptureInput& in) {
       pa->set_spilled_bytes(a.spilled_bytes);
       pa->set_plan_hash(a.plan_hash);
       pa->set_reexec_reason(a.reexec_reason);
+      pa->set_spill_in_place(a.spill_in_place);
+      pa->set_spilled_in_place(a.spilled_in_place);
       plan_ms += a.plan_ms;
       elapsed_ms += a.elapsed_ms;
     }

@@ -10,6 +10,10 @@
 - Failing early: attempt 1 of the map join stops once the broadcast build, a tenth of the way through its input,
   shows it will not fit (reexec_fail_early); off, with --reexec none or with one attempt allowed it fails when the
   limit is reached.
+- Spilling in place: a co-located self-join of lineitem has no other plan; under 1500KB its build overflows, a re-plan
+  with what attempt 1 observed keeps the plan, and attempt 1 goes on spilling: one attempt, the unconstrained rows,
+  one stderr line saying so. With reexec_spill_in_place=off: two attempts, the second the same plan spilling. In
+  the map-join case the re-plan changes the plan, so attempt 1 fails as before (and says why).
 - --reexec none: exactly one attempt, the error.
 - Persistence: a new process with the same --store plans the rescued query right: one attempt.
 - Non-retryable errors (division by zero, bind error) have one attempt.
@@ -34,6 +38,8 @@ MAP_JOIN = ("SELECT count(*), sum(b.l_quantity), max(b.l_extendedprice + b.l_tax
             "WHERE b.l_quantity + b.l_tax > 2 AND b.l_extendedprice / b.l_quantity > 900 "
             "AND b.l_tax + b.l_discount >= 0")
 JOIN = "SELECT count(*), sum(o_totalprice) FROM orders JOIN customer ON o_custkey = c_custkey"
+# lineitem is stored by l_orderkey: the join is co-located whatever the estimates, so a re-plan cannot change it.
+COLOCATED = "SELECT count(*), sum(a.l_quantity) FROM lineitem a JOIN lineitem b ON a.l_orderkey = b.l_orderkey"
 
 
 def codes(obj):
@@ -84,6 +90,33 @@ def test(args):
             msg = first_error(o).get("message", "")
             check(first_error(o).get("code") == "MEMORY_LIMIT_EXCEEDED" and early not in msg and "needs" in msg,
                   f"{label}: attempt 1 fails at the limit: {msg}")
+
+        # Spilling in place: the re-plan of the map join changes the plan, so its attempt 1 did not go on spilling.
+        if obj:
+            a0 = obj["attempts"][0]
+            check(not a0["spilled_in_place"] and "changes the plan" in (a0["spill_in_place"] or ""),
+                  f"map join: no spilling in place, and why: {a0['spill_in_place']}")
+        in_place = ["--set", "workers=4", "--set", "memory_limit=1500KB"]
+        rc, cfree, _, _ = run(args.bin, "query", data, COLOCATED, "--set", "workers=4", "--reexec", "none", *store("cfree"))
+        check(rc == 0 and cfree and cfree["status"] == "ok", f"unconstrained co-located join runs: {rc}")
+        rc, cnone, _, _ = run(args.bin, "query", data, COLOCATED, *in_place, "--reexec", "none", *store("cnone"))
+        check(rc == 1 and cnone and codes(cnone) == ["MEMORY_LIMIT_EXCEEDED"], f"co-located join fails under 1500KB: {rc}")
+        rc, obj, err, _ = run(args.bin, "query", data, COLOCATED, *in_place, *store("inplace"))
+        check(rc == 0 and obj and obj["status"] == "ok", f"co-located join rescued: rc {rc}, {err}")
+        if obj:
+            a = obj["attempts"]
+            check(len(a) == 1 and a[0]["spilled_in_place"] and a[0]["spilled_bytes"] > 0, f"one attempt spilling in place: {a}")
+            why = a[0]["spill_in_place"] or ""
+            check(why.startswith("HashJoinBuild#") and "overflows memory_limit" in why and "keeps the plan" in why,
+                  f"why it spilled in place: {why}")
+            check(cfree and obj["rows"] == cfree["rows"], f"same rows as unconstrained: {obj['rows']} vs {cfree and cfree['rows']}")
+        check("re-execution: attempt 1: HashJoinBuild#" in err and "spilling in place; it succeeded (spilled" in err
+              and err.count("re-execution:") == 1, f"one stderr line for spilling in place: {err}")
+        rc, obj, _, _ = run(args.bin, "query", data, COLOCATED, *in_place, "--set", "reexec_spill_in_place=off",
+                            *store("inplace-off"))
+        check(rc == 0 and obj and codes(obj) == ["MEMORY_LIMIT_EXCEEDED", None] and not obj["attempts"][0]["spilled_in_place"]
+              and "same plan" in (obj["attempts"][1]["reexec_reason"] or ""),
+              f"reexec_spill_in_place=off: a second attempt with the same plan: {obj and obj['attempts']}")
 
         # Text output: the rows on stdout, the line on stderr.
         rc, _, err, out = run(args.bin, "query", data, MAP_JOIN, *limited, *store("rescue-text"), fmt="table")

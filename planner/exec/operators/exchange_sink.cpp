@@ -23,6 +23,7 @@ ExchangeSinkOp::ExchangeSinkOp(ExecContext* ctx, int worker, std::unique_ptr<Exe
               fmt::format("exchange column {} is {} but the exchange carries {}", c, have.to_string(), want.to_string()));
   }
   add_child(std::move(child));
+  spill_now_ = [this] { return spill_in_place(); };
   if (buffer_->kind() == ExchangeKind::Repartition && buffer_->consumers() > 1) {
     pending_.resize(static_cast<size_t>(buffer_->consumers()));
     selections_.resize(pending_.size());
@@ -48,7 +49,7 @@ bool ExchangeSinkOp::next_impl(Batch& out) {
 }
 
 void ExchangeSinkOp::push(int consumer, Batch&& batch) {
-  const ExchangeBuffer::Pushed s = buffer_->push(consumer, std::move(batch), label());
+  const ExchangeBuffer::Pushed s = buffer_->push(consumer, std::move(batch), label(), spill_now_);
   if (s.in_memory > 0) {
     pushed_live_ += s.in_memory;
     fail_early_if_over(pushed_live_);  // the buffer keeps this instance's rows until the consumers run

@@ -28,6 +28,7 @@ class ExchangeSinkOp : public ExecOperator {
   void flush(size_t consumer);
 
   std::shared_ptr<ExchangeBuffer> buffer_;
+  std::function<bool()> spill_now_;  ///< asked by the buffer when a push is refused with spilling off
   std::vector<Batch> pending_;  ///< Repartition: rows gathered per consumer
   std::vector<std::vector<uint32_t>> selections_;
   std::vector<uint64_t> hashes_;

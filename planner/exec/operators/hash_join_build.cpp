@@ -34,17 +34,16 @@ bool HashJoinBuildOp::next_impl(Batch& out) {
     rows_ += in.rows;
     live += static_cast<int64_t>(in.byte_size());
     const int64_t bytes = append_batch_moved(columns_, std::move(in));
-    if (!spill_enabled()) {
-      charge(bytes, live);
-      fail_early_if_over(live);
-    } else if (!try_charge(bytes, live)) {
+    if (!charge_or_spill(bytes, live)) {
       start_spilling();  // what was just appended goes out with the rest
       live = 0;
+    } else {
+      fail_early_if_over(live);
     }
   }
   if (!spill_) {
     HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build side exceeds 4G rows");
-    if (!build_table(spill_enabled())) start_spilling();
+    if (!build_table()) start_spilling();
   }
   if (spill_) {
     spill_->finish_writing();
@@ -105,7 +104,7 @@ bool HashJoinBuildOp::load_partition(size_t id) {
   }
   sync_spill_charge(0);
   HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build partition exceeds 4G rows");
-  if (!build_table(true)) {
+  if (!build_table()) {
     free_table();
     return false;
   }
@@ -128,7 +127,7 @@ void HashJoinBuildOp::drop_spill() {
   spill_charged_ = 0;
 }
 
-bool HashJoinBuildOp::build_table(bool may_refuse) {
+bool HashJoinBuildOp::build_table() {
   std::vector<const ColumnVector*> key_cols;
   for (int k : keys_) key_cols.push_back(&columns_[static_cast<size_t>(k)]);
   size_t capacity = 16;
@@ -149,8 +148,7 @@ bool HashJoinBuildOp::build_table(bool may_refuse) {
   const int64_t table_bytes = static_cast<int64_t>(rows_ * (sizeof(uint64_t) + sizeof(uint32_t)));
   const int64_t bytes = table_bytes + static_cast<int64_t>(capacity * sizeof(uint32_t));
   const int64_t live = live_bytes_ + table_bytes + static_cast<int64_t>(std::min(capacity, rows_) * sizeof(uint32_t));
-  if (!may_refuse) charge(bytes, live);
-  else if (!try_charge(bytes, live)) return false;
+  if (!charge_or_spill(bytes, live)) return false;
   row_hashes(key_cols, rows_, hashes_);
   next_.assign(rows_, kEnd);
   heads_.assign(capacity, kEnd);

@@ -70,8 +70,9 @@ class HashJoinBuildOp : public ExecOperator {
   bool next_impl(Batch& out) override;
 
  private:
-  /// Charges and builds the table; with `may_refuse`, returns false (nothing built) when the charge is refused.
-  bool build_table(bool may_refuse);
+  /// Charges and builds the table; returns false (nothing built) when the charge is refused and the join spills
+  /// (charge_or_spill).
+  bool build_table();
   /// Switches to partitioned mode: the stored rows go to the partition files and are freed.
   void start_spilling();
   /// Releases the stored rows and the table, keeping the charge of the spill files' buffers.

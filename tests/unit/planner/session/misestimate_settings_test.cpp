@@ -18,6 +18,7 @@ TEST(MisestimateSettingsTest, DefaultsParseAndBadValuesAreRefused) {
   EXPECT_EQ(s.reexec_slow_ms, -1);
   EXPECT_TRUE(s.regression_guard);
   EXPECT_TRUE(s.reexec_fail_early);
+  EXPECT_TRUE(s.reexec_spill_in_place);
 
   apply_setting(s, "reexec_qerror_threshold", "25");
   EXPECT_EQ(s.reexec_qerror_threshold, 25);
@@ -41,6 +42,8 @@ TEST(MisestimateSettingsTest, DefaultsParseAndBadValuesAreRefused) {
   EXPECT_FALSE(s.reexec_fail_early);
   apply_setting(s, "reexec_fail_early", "true");
   EXPECT_TRUE(s.reexec_fail_early);
+  apply_setting(s, "reexec_spill_in_place", "off");
+  EXPECT_FALSE(s.reexec_spill_in_place);
   apply_setting(s, "mapper_strict", "1");  // the booleans share one parser
   EXPECT_TRUE(s.mapper_strict);
   apply_setting(s, "spill", "on");
@@ -55,6 +58,7 @@ TEST(MisestimateSettingsTest, DefaultsParseAndBadValuesAreRefused) {
   expect_error([&] { apply_setting(s, "reexec_slow_ms", "-5"); }, ErrorCode::TYPE_ERROR);
   expect_error([&] { apply_setting(s, "regression_guard", "sometimes"); }, ErrorCode::TYPE_ERROR);
   expect_error([&] { apply_setting(s, "reexec_fail_early", "early"); }, ErrorCode::TYPE_ERROR);
+  expect_error([&] { apply_setting(s, "reexec_spill_in_place", "maybe"); }, ErrorCode::TYPE_ERROR);
   expect_error([&] { apply_setting(s, "mapper_strict", "yes"); }, ErrorCode::TYPE_ERROR);
   // Re-execution settings apply to the whole statement, never as an overlay.
   expect_error([&] { parse_overlay(s, "reexec_min_gain=0.5"); }, ErrorCode::TYPE_ERROR);

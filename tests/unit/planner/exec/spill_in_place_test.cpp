@@ -1,0 +1,138 @@
+// Spilling in place (ExecContext::spill_in_place, docs/reexec.md): an operator that could spill, refused a charge
+// while spilling is off, asks the context once whether the attempt goes on spilling. Yes: spilling turns on there
+// and then, and the operator (and every later one) spills, with the rows of an unconstrained run. No (or no hook):
+// MEMORY_LIMIT_EXCEEDED as without it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "planner/common/error.hpp"
+#include "planner/exec/exchange.hpp"
+#include "planner/exec/operators/exchange_sink.hpp"
+#include "planner/exec/operators/exchange_source.hpp"
+#include "planner/exec/operators/hash_join_build.hpp"
+#include "planner/exec/operators/hash_join_probe.hpp"
+#include "tests/unit/planner/exec/exec_test_util.hpp"
+
+namespace hindsight {
+namespace {
+
+using namespace hindsight::testing;
+using V = std::vector<std::string>;
+
+/// (k, tag): keys 0..distinct-1, strings to make the rows wide.
+Batch rows(size_t n, int64_t distinct, uint32_t seed, const std::string& side) {
+  std::mt19937 rng(seed);
+  std::vector<OptInt> k;
+  std::vector<OptStr> tag;
+  for (size_t i = 0; i < n; ++i) {
+    k.push_back(static_cast<int64_t>(rng() % static_cast<uint32_t>(distinct)));
+    tag.push_back(side + std::to_string(i) + "-padding-to-be-wide");
+  }
+  return make_batch({int_col(k), str_col(tag)});
+}
+
+/// A context whose hook answers `yes` and, on yes, turns spilling on as the query pipeline does (the directory,
+/// the reserve, then the flag); counts how often it was asked.
+struct InPlaceContext {
+  explicit InPlaceContext(int64_t limit, bool yes) : tc(limit) {
+    tc.ctx.spill_in_place = [this, yes](const ExecOperator& op) {
+      ++asked;
+      asked_by = op.name();
+      if (!yes) return false;
+      tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
+      tc.memory.set_spill_reserve(spill_reserve_for(tc.memory.limit(), 1));
+      for (auto& b : buffers) b->enable_spill(tc.ctx.spill_directory);
+      tc.ctx.spill.store(true);
+      return true;
+    };
+  }
+  TestContext tc;
+  std::vector<std::shared_ptr<ExchangeBuffer>> buffers;
+  int asked = 0;
+  std::string asked_by;
+};
+
+V join(ExecContext* ctx, const Batch& probe, const Batch& build, OperatorStats* build_stats = nullptr) {
+  auto b = std::make_unique<HashJoinBuildOp>(ctx, 0, source(ctx, build), std::vector<int>{0});
+  HashJoinProbeOp j(ctx, 0, source(ctx, probe), std::move(b), {0}, JoinType::Inner, nullptr);
+  V out = sorted(drain(j));
+  if (build_stats) *build_stats = j.children()[1]->stats();
+  return out;
+}
+
+TEST(SpillInPlaceTest, ARefusedJoinBuildSpillsWhenTheAttemptSaysSoWithTheUnconstrainedRows) {
+  const Batch probe = rows(12000, 6000, 1, "p");
+  const Batch build = rows(10000, 6000, 2, "b");
+  const int64_t limit = 400 << 10;
+  TestContext free_tc;
+  const V want = join(&free_tc.ctx, probe, build);
+  ASSERT_GT(free_tc.memory.peak(), limit);  // the unconstrained join does not fit the limit
+  ASSERT_FALSE(want.empty());
+
+  InPlaceContext yes(limit, true);
+  OperatorStats build_stats;
+  const V got = join(&yes.tc.ctx, probe, build, &build_stats);
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(yes.asked, 1) << "asked once, at the first refusal";
+  EXPECT_EQ(yes.asked_by, "HashJoinBuild");
+  EXPECT_TRUE(yes.tc.ctx.spill.load());
+  EXPECT_GE(build_stats.spills, 1u);
+  EXPECT_GT(build_stats.spilled_rows, 0u);
+  EXPECT_LE(yes.tc.memory.peak(), limit);
+  EXPECT_EQ(yes.tc.memory.used(), 0);
+}
+
+TEST(SpillInPlaceTest, ARefusedJoinBuildFailsWhenTheAttemptSaysNoOrNobodyIsAsked) {
+  const Batch probe = rows(12000, 6000, 1, "p");
+  const Batch build = rows(10000, 6000, 2, "b");
+  const int64_t limit = 400 << 10;
+  InPlaceContext no(limit, false);
+  try {
+    join(&no.tc.ctx, probe, build);
+    FAIL() << "the join fit the limit";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::MEMORY_LIMIT_EXCEEDED);
+    EXPECT_NE(e.message().find("HashJoinBuild"), std::string::npos) << e.message();
+  }
+  EXPECT_EQ(no.asked, 1);
+  EXPECT_FALSE(no.tc.ctx.spill.load());
+
+  TestContext none(limit);  // no hook: as before spilling in place existed
+  EXPECT_THROW(join(&none.ctx, probe, build), Error);
+}
+
+TEST(SpillInPlaceTest, ARefusedExchangePushSpillsAndDeliversEveryRowInPushOrder) {
+  const std::vector<DataType> types{DataType::bigint(), DataType::varchar()};
+  auto produce = [&](InPlaceContext* c, int64_t limit) {
+    TestContext local(limit);
+    TestContext& tc = c ? c->tc : local;
+    auto buf = std::make_shared<ExchangeBuffer>(ExchangeKind::Gather, 1, types, &tc.memory);
+    if (c) c->buffers.push_back(buf);
+    OperatorStats sinks;
+    for (int w = 0; w < 3; ++w) {
+      ExchangeSinkOp sink(&tc.ctx, w, source(&tc.ctx, rows(20000, 50, 10 + w, "w" + std::to_string(w)), 700, w), buf);
+      drain(sink);
+      sinks.merge(sink.stats());
+    }
+    ExchangeSourceOp src(&tc.ctx, 0, buf);
+    V out = drain(src);
+    return std::make_pair(out, sinks);
+  };
+  const auto want = produce(nullptr, int64_t{1} << 40);
+  ASSERT_EQ(want.first.size(), 60000u);
+  InPlaceContext yes(256 << 10, true);
+  const auto got = produce(&yes, 256 << 10);
+  EXPECT_EQ(got.first, want.first) << "rows and order";
+  EXPECT_EQ(yes.asked, 1);
+  EXPECT_EQ(yes.asked_by, "ExchangeSink");
+  EXPECT_GT(got.second.spilled_rows, 0u);
+  EXPECT_EQ(yes.tc.memory.used(), 0);
+  InPlaceContext no(256 << 10, false);
+  EXPECT_THROW(produce(&no, 256 << 10), Error);
+  EXPECT_EQ(no.asked, 1);
+}
+
+}  // namespace
+}  // namespace hindsight
