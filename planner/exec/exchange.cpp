@@ -105,10 +105,28 @@ ExchangeBuffer::Pushed ExchangeBuffer::push(int consumer, Batch batch, const std
     if (spill_now && spill_now() && spill_.load(std::memory_order_acquire)) spilling = true;
     else memory_->charge(bytes * copies, producer_label, live * copies);
   }
-  if (!spilling) {
+  // Under mu_: the batch goes to the consumer's spill file, after what is in it.
+  auto append_to_file = [&] {
+    HS_ASSERT(!reading_, "exchange: a push to a spill file after its consumers began to read");
+    const uint64_t before = files_[f]->bytes();
+    files_[f]->append(batch);
     count_moved();
+    out.rows += batch.rows;
+    out.bytes += files_[f]->bytes() - before;
+    spilled_rows_ += out.rows;
+    spilled_bytes_ += out.bytes;
+    return out;
+  };
+  if (!spilling) {
     std::lock_guard<std::mutex> lock(mu_);
     rows_for_[f] += batch.rows;
+    if (spill_.load(std::memory_order_relaxed) && files_[f]) {
+      // Spilling turned on in place while this push was charged, and another push started the consumer's file
+      // (with what was queued): this batch follows it there, so that the consumer reads in push order.
+      memory_->release(bytes * copies, live * copies);
+      return append_to_file();
+    }
+    count_moved();
     enqueue_locked(consumer, std::move(batch), bytes, live);
     out.in_memory = live * copies;
     return out;
@@ -163,15 +181,7 @@ ExchangeBuffer::Pushed ExchangeBuffer::push(int consumer, Batch batch, const std
     charged_live_ += buffer;
     out.started = true;
   }
-  HS_ASSERT(!reading_, "exchange: a push to a spill file after its consumers began to read");
-  const uint64_t before = files_[f]->bytes();
-  files_[f]->append(batch);
-  count_moved();
-  out.rows += batch.rows;
-  out.bytes += files_[f]->bytes() - before;
-  spilled_rows_ += out.rows;
-  spilled_bytes_ += out.bytes;
-  return out;
+  return append_to_file();
 }
 
 void ExchangeBuffer::drop_file_locked(size_t index) {
