@@ -177,7 +177,7 @@ int run(QueryOptions& o, Command command) {
       StatementResult empty;
       if (!r) {
         empty.error = e;
-        empty.attempts.push_back({1, e, 0, "", ""});
+        empty.attempts.push_back(Attempt::only(e));
         r = &empty;
       }
       std::cout << json_text(explain ? nlohmann::json{{"error", error_json(e)}} : format_json(*r)) << "\n";

@@ -87,7 +87,7 @@ StatementResult Session::run_analyze(const sql::AnalyzeStatement& stmt, const st
   }
   if (batch.rows > 0) result.executed.batches.push_back(std::move(batch));
   result.executed.elapsed_ms = ms_since(t0);
-  result.attempts.push_back({1, std::nullopt, result.executed.elapsed_ms, "", ""});
+  result.attempts.push_back(Attempt::only(std::nullopt, result.executed.elapsed_ms));
   return result;
 }
 
@@ -102,7 +102,7 @@ StatementResult Session::run_script(const std::string& sql, bool explain, bool a
   } catch (...) {
     Error e = with_excerpt(current_exception_as_error(), sql);
     result.error = e;
-    result.attempts.push_back({1, e, 0, "", ""});
+    result.attempts.push_back(Attempt::only(e));
     return result;
   }
   for (auto& stmt : stmts) {
@@ -152,7 +152,7 @@ StatementResult Session::run_script(const std::string& sql, bool explain, bool a
     } catch (...) {
       Error e = with_excerpt(current_exception_as_error(), sql);
       result.error = e;
-      result.attempts.push_back({1, e, 0, result.compiled ? plan_hash(*result.compiled) : "", ""});
+      result.attempts.push_back(Attempt::only(e, 0, result.compiled ? plan_hash(*result.compiled) : ""));
       return result;
     }
   }

@@ -42,6 +42,15 @@ struct Attempt {
   /// was asked) and whether it went on spilling.
   std::string spill_in_place;
   bool spilled_in_place = false;
+
+  /// A statement's only attempt, where no runner made one (ANALYZE, errors before or around planning).
+  static Attempt only(std::optional<Error> error, double elapsed_ms = 0, std::string plan_hash = "") {
+    Attempt a;
+    a.error = std::move(error);
+    a.elapsed_ms = elapsed_ms;
+    a.plan_hash = std::move(plan_hash);
+    return a;
+  }
 };
 
 /// The outcome of the last non-SET statement of a script.

@@ -46,7 +46,9 @@ TEST(FrugalScheduleTest, EachBranchRunsRightAfterItsBroadcast) {
     // A broadcast's reader runs right after it.
     for (const Fragment& g : plan->fragments)
       for (int d : g.depends_on)
-        if (d == f.id) EXPECT_EQ(pos[static_cast<size_t>(g.id)], pos[static_cast<size_t>(f.id)] + 1) << f.id;
+        if (d == f.id) {
+          EXPECT_EQ(pos[static_cast<size_t>(g.id)], pos[static_cast<size_t>(f.id)] + 1) << f.id;
+        }
   }
   EXPECT_EQ(leaves, 2);
 }
