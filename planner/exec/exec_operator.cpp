@@ -154,7 +154,7 @@ bool ExecOperator::charge_or_spill(int64_t bytes, int64_t live) {
 
 void ExecOperator::fail_early_if_over(int64_t grown) const {
   const MemoryTracker& m = *ctx_->memory;
-  if (!m.fail_early() || grown <= 0 || children_.empty() || spill_enabled()) return;
+  if (!m.fail_early() || grown <= 0 || children_.empty()) return;  // off once spilling is (spilling in place)
   const double p = children_[0]->progress();
   if (p < kFailEarlyMinProgress || p >= 1) return;
   const double whole = static_cast<double>(grown) / p;

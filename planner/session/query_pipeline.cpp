@@ -146,6 +146,17 @@ void add_stats(std::map<int, OperatorStats>& to, int exec_id, const OperatorStat
   else it->second.merge(st);
 }
 
+/// Spilling for the rest of the run: where the files go and the budget's reserve for their buffers, then the flag
+/// the operators read (`buffers`: the exchange buffers built so far; the exec builder enables those it builds
+/// afterwards). At the start of a `spill = on` run, or in place.
+void start_spilling(ExecContext& ctx, MemoryTracker& memory, const Settings& settings,
+                    const std::vector<std::shared_ptr<ExchangeBuffer>>& buffers) {
+  ctx.spill_directory = spill_directory(settings);
+  memory.set_spill_reserve(spill_reserve_for(memory.limit(), ctx.workers));
+  for (auto& b : buffers) b->enable_spill(ctx.spill_directory);
+  ctx.spill.store(true, std::memory_order_release);
+}
+
 /// ExecContext::spill_in_place of a run whose limits ask for it: what the run observed so far goes to
 /// QueryLimits::spill_in_place; on yes, spilling turns on for the rest of the run as `spill = on` would have set
 /// it up at the start (the directory, the reserve, every exchange buffer), and fail early stops (the overflow it
@@ -179,17 +190,13 @@ bool spill_in_place(const ExecOperator& overflowing, QueryLimits& limits, const 
   try {
     yes = limits.spill_in_place(seen, why);
   } catch (...) {
-    yes = false;
     why = "deciding failed: " + current_exception_as_error().message();
   }
   out.spill_in_place = why.empty() ? where : where + ": " + why;
   if (!yes) return false;
-  ctx.spill_directory = spill_directory(settings);
-  memory.set_spill_reserve(spill_reserve_for(memory.limit(), ctx.workers));
   memory.set_fail_early(false);
-  for (auto& b : out.exec->buffers) b->enable_spill(ctx.spill_directory);
   out.spilled_in_place = true;
-  ctx.spill.store(true, std::memory_order_release);
+  start_spilling(ctx, memory, settings, out.exec->buffers);
   return true;
 }
 
@@ -206,13 +213,8 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
   ctx.memory = &memory;
   ctx.workers = settings.effective_workers();
   ctx.fault = fault;
-  ctx.spill = settings.spill;
-  if (ctx.spill) {
-    ctx.spill_directory = spill_directory(settings);
-    memory.set_spill_reserve(spill_reserve_for(memory.limit(), ctx.workers));
-  } else {
-    memory.set_spill_reserve(0);
-  }
+  memory.set_spill_reserve(0);
+  if (settings.spill) start_spilling(ctx, memory, settings, {});
   auto t0 = std::chrono::steady_clock::now();
   const double cpu0 = process_cpu_ms();
   ctx.deadline = limits->deadline();
@@ -235,10 +237,7 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
   out.cpu_ms = process_cpu_ms() - cpu0;
   for (ColumnId c : outputs) out.types.push_back(plan_ctx.column(c).type);
   scheduler.visit_operators([&](const ExecOperator& op) {
-    if (op.exec_id < 0) return;
-    auto it = out.stats.find(op.exec_id);
-    if (it == out.stats.end()) out.stats.emplace(op.exec_id, op.stats());
-    else it->second.merge(op.stats());
+    if (op.exec_id >= 0) add_stats(out.stats, op.exec_id, op.stats());
   });
   out.peak_memory = memory.peak();
   out.peak_memory_live = memory.live_at_peak();
