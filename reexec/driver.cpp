@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "planner/common/elapsed.hpp"
+#include "planner/exec/memory_tracker.hpp"
 #include "planner/session/explain.hpp"
 #include "planner/session/plan_mapping.hpp"
 #include "planner/session/stats_collection.hpp"
@@ -64,9 +65,13 @@ void warn(const StatementInput& in, std::string text) {
 
 /// Spilling in place: plans attempt number + 1 as the driver would after MEMORY_LIMIT_EXCEEDED (with `next`, the
 /// settings plus spill = on), with what the running attempt observed so far (`seen`) known on top of the scopes,
-/// and says whether that gives the plan that runs. Runs on the overflowing worker's thread; records nothing.
-bool replan_keeps_plan(const StatementInput& in, const CompiledQuery& plan, int number, const Settings& next,
-                       const ExecutedQuery& seen, std::string& why) {
+/// and says whether the attempt goes on spilling: when that gives the plan that runs, or (reexec_spill_in_place =
+/// on) when the cost model predicts that finishing it spilling costs less than running the re-plan from the start:
+///   finish  = the plan's cost with what it observed - the share it already did + spill_cost(its peak - limit)
+///   restart = the re-plan's cost + spill_cost(its peak - limit)
+/// (plan_progress, spill_cost). Runs on the overflowing worker's thread; records nothing.
+bool spills_in_place(const StatementInput& in, CompiledQuery& plan, int number, const Settings& next,
+                     const ExecutedQuery& seen, std::string& why) {
   const auto t0 = std::chrono::steady_clock::now();
   auto mapping = map_query(plan, &seen, next, /*detailed_labels=*/false);
   stats::AttemptStats observed = collect_attempt_stats(plan, seen, *mapping, number);
@@ -82,14 +87,34 @@ bool replan_keeps_plan(const StatementInput& in, const CompiledQuery& plan, int 
     why = "the re-plan failed, so the attempt fails";
     return false;
   }
-  if (plan_hash(*again.compiled) != plan_hash(plan)) {
-    const std::string diff = describe_plan_change(plan, &seen, *again.compiled);
-    why = fmt::format("a re-plan with what it observed so far changes the plan{} ({:.1f} ms), so the attempt fails",
-                      diff.empty() ? "" : ": " + diff, ms_since(t0));
+  if (plan_hash(*again.compiled) == plan_hash(plan)) {
+    why = fmt::format("a re-plan with what it observed so far keeps the plan ({:.1f} ms): spilling in place",
+                      ms_since(t0));
+    return true;
+  }
+  const std::string diff = describe_plan_change(plan, &seen, *again.compiled);
+  why = fmt::format("a re-plan with what it observed so far changes the plan{}", diff.empty() ? "" : ": " + diff);
+  if (next.reexec_spill_in_place != Settings::SpillInPlace::On) {
+    why += fmt::format(" ({:.1f} ms), so the attempt fails", ms_since(t0));
     return false;
   }
-  why = fmt::format("a re-plan with what it observed so far keeps the plan ({:.1f} ms): spilling in place", ms_since(t0));
-  return true;
+  const double limit = static_cast<double>(next.memory_limit);
+  const PlanProgress now = plan_progress(plan, &seen, next), fresh = plan_progress(*again.compiled, nullptr, next);
+  const double finish = std::max(0.0, now.total - now.done) + spill_cost(now.peak_bytes - limit);
+  const double restart = fresh.total + spill_cost(fresh.peak_bytes - limit);
+  // The model's costs are rough (a plan cut short is re-estimated from lower bounds; spilling's cost is a guess
+  // from its estimated peak): finish only when that is clearly cheaper.
+  constexpr double kClearlyCheaper = 0.5;
+  const bool finishing = finish < kClearlyCheaper * restart;
+  auto over = [&](double peak) {  // what the plan's estimated peak exceeds the limit by
+    return peak > limit ? "about " + format_bytes(static_cast<int64_t>(peak - limit)) : std::string("nothing");
+  };
+  why += fmt::format("; finishing this plan ({:.0f}% done, {} to spill) would cost {}, the new plan {} ({} to spill) "
+                     "({:.1f} ms): {}",
+                     now.total > 0 ? 100 * now.done / now.total : 0.0, over(now.peak_bytes),
+                     short_count(finish), short_count(restart), over(fresh.peak_bytes), ms_since(t0),
+                     finishing ? "spilling in place" : "so the attempt fails");
+  return finishing;
 }
 
 /// What the overflow of an attempt may do instead of failing late, armed before it runs when another attempt will
@@ -120,15 +145,16 @@ void arm_overflow(const StatementInput& in, AttemptRun& run, Plugins& plugins) {
   }
   run.limits->memory().set_fail_early(answered && run.settings.reexec_fail_early);
   // The oracle's counts come from counting sub-plans, which a re-plan in the middle of a run would repeat.
-  if (!answered || !same_plan_spills || other_settings || !run.settings.reexec_spill_in_place ||
+  if (!answered || !same_plan_spills || other_settings ||
+      run.settings.reexec_spill_in_place == Settings::SpillInPlace::Off ||
       run.settings.cardinality == "oracle")
     return;
   Settings next = run.settings;
   apply_setting(next, "spill", "on");
-  const CompiledQuery* plan = run.compiled.get();
+  CompiledQuery* plan = run.compiled.get();
   const int number = run.number;
   run.limits->spill_in_place = [&in, plan, number, next](const ExecutedQuery& seen, std::string& why) {
-    return replan_keeps_plan(in, *plan, number, next, seen, why);
+    return spills_in_place(in, *plan, number, next, seen, why);
   };
 }
 }  // namespace

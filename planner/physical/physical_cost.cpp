@@ -30,6 +30,11 @@ double total_cost(PlanCost& c, const CostModelOptions& o) {
   return c.total;
 }
 
+double spill_cost(double excess_bytes) {
+  constexpr double kWrittenPerExcessByte = 2, kCostPerByteWritten = 0.04;
+  return std::max(0.0, excess_bytes) * kWrittenPerExcessByte * kCostPerByteWritten;
+}
+
 PlanCost hash_join_cost(double probe_rows, double build_rows, double out_rows, double build_width, bool broadcast,
                         const CostModelOptions& o) {
   const double copies = broadcast ? std::max(1, o.workers) : 1;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <limits>
@@ -13,6 +14,7 @@
 #include "planner/optimizer/cardinality_model.hpp"
 #include "planner/optimizer/cost_based_join_order.hpp"
 #include "planner/optimizer/stats/table_statistics_store.hpp"
+#include "planner/physical/memory_estimate.hpp"
 #include "planner/session/query_limits.hpp"
 
 namespace hindsight {
@@ -258,7 +260,44 @@ double plan_cost(const CompiledQuery& cq) {
   return total;
 }
 
-double plan_cost_observed(CompiledQuery& cq, const ExecutedQuery& run, const Settings& settings) {
+namespace {
+
+/// A node's rows re-estimated from its children's re-estimates, as the model's independence assumption scales
+/// them: a join's output by the product of its inputs' corrections (a semi or anti join's by its probe side's), a
+/// node of one input by its input's, an aggregate or a top-N no larger than its input; a leaf keeps its estimate.
+double rescaled_rows(const PhysicalOperator& op, const std::vector<double>& old_children) {
+  auto ratio = [&](size_t i) {
+    return old_children[i] > 0 ? std::max(0.0, op.children[i]->estimated_rows) / old_children[i] : 1.0;
+  };
+  const double old = std::max(0.0, op.estimated_rows);
+  if (op.children.empty()) return old;
+  const double first = std::max(0.0, op.children[0]->estimated_rows);
+  switch (op.kind) {
+    case PhysicalOpKind::HashJoin:
+    case PhysicalOpKind::NestedLoopJoin: {
+      const JoinType t = op.kind == PhysicalOpKind::HashJoin ? op.as<PhysicalHashJoin>().type
+                                                             : op.as<PhysicalNestedLoopJoin>().type;
+      if (t == JoinType::Semi || t == JoinType::Anti) return std::min(first, old * ratio(0));
+      return old * ratio(0) * (op.children.size() > 1 ? ratio(1) : 1.0);
+    }
+    case PhysicalOpKind::UnionAll: {
+      double now = 0, before = 0;
+      for (size_t i = 0; i < op.children.size(); ++i) {
+        now += std::max(0.0, op.children[i]->estimated_rows);
+        before += old_children[i];
+      }
+      return before > 0 ? old * now / before : old;
+    }
+    case PhysicalOpKind::HashAggregate:
+    case PhysicalOpKind::TopN:
+    case PhysicalOpKind::Limit: return std::min(first, old * ratio(0));
+    default: return old * ratio(0);
+  }
+}
+
+}  // namespace
+
+PlanProgress plan_progress(CompiledQuery& cq, const ExecutedQuery* run, const Settings& settings) {
   struct Saved {
     PhysicalOperator* op;
     double rows;
@@ -266,28 +305,80 @@ double plan_cost_observed(CompiledQuery& cq, const ExecutedQuery& run, const Set
     double subtree;
   };
   std::vector<Saved> saved;
+  // How far each node that ran got, from 0 to 1.
+  std::map<const PhysicalOperator*, double> progress;
+  // Bottom-up: a node's rows are what it produced when it ran to exhaustion, else the larger of what its count so
+  // far extrapolates to and its estimate rescaled by its children's corrections (rescaled_rows).
   std::function<void(PhysicalOperator&)> observe = [&](PhysicalOperator& op) {
     saved.push_back({&op, op.estimated_rows, op.own_cost, op.subtree_cost});
-    if (auto a = observed_output(run, op)) {
-      const double rows = static_cast<double>(a->rows);
-      op.estimated_rows = a->complete ? rows : std::max(op.estimated_rows, rows);
+    std::vector<double> old_children;
+    for (auto& c : op.children) {
+      old_children.push_back(std::max(0.0, c->estimated_rows));
+      observe(*c);
     }
-    for (auto& c : op.children) observe(*c);
+    auto a = run ? observed_output(*run, op) : std::nullopt;
+    const double rescaled = rescaled_rows(op, old_children);
+    if (!a) {
+      op.estimated_rows = rescaled;
+      return;
+    }
+    const double rows = static_cast<double>(a->rows);
+    if (a->complete) {
+      op.estimated_rows = rows;
+      progress[&op] = 1;
+      return;
+    }
+    // Cut short by a failure: the whole count is at least what the scans feeding it extrapolate to (scan_progress),
+    // and in the snapshot spilling in place decides with, a running fragment's operators are one instance's (the
+    // overflowing one's): a distributed stream's whole count is then the workers' shares of it. (A count a LIMIT
+    // stopped in a run that succeeded is what it is.)
+    double whole = rows;
+    const double scanned = run->error ? scan_progress(*run, op) : 0;
+    if (scanned > 0 && scanned < 1) whole = rows / scanned;
+    const PhysicalOperator& runs_in = op.kind == PhysicalOpKind::Exchange && !op.children.empty() ? *op.children[0] : op;
+    const StreamDistribution spread = runs_in.distribution.kind;
+    const auto ids = run->exec->exec_ids_of.find(op.id);  // run->exec is set: observed_output found the node
+    const auto st = ids == run->exec->exec_ids_of.end() ? run->stats.end()
+                    : run->stats.find(op.kind == PhysicalOpKind::Exchange ? ids->second.front() : ids->second.back());
+    const int workers = settings.effective_workers();
+    if (run->error && (spread == StreamDistribution::Any || spread == StreamDistribution::Hashed) &&
+        st != run->stats.end() && static_cast<int>(st->second.instances) < workers)
+      whole *= static_cast<double>(workers) / st->second.instances;
+    op.estimated_rows = std::max(rescaled, whole);
+    // What it did: the share of its output produced, or of its input consumed (a join build that is done, its
+    // probe not started), whichever says more.
+    double seen = 0, expected = 0;
+    for (auto& c : op.children) {
+      if (auto ca = observed_output(*run, *c)) seen += static_cast<double>(ca->rows);
+      expected += std::max(0.0, c->estimated_rows);
+    }
+    double share = op.estimated_rows > 0 ? rows / op.estimated_rows : 0;
+    if (expected > 0) share = std::max(share, seen / expected);
+    progress[&op] = std::clamp(share, 0.0, 1.0);
   };
   for (auto& c : cq.ctes) observe(*c.physical);
   observe(*cq.physical);
   CostModelOptions costs;
   costs.workers = settings.effective_workers();
-  costs.memory_limit = std::numeric_limits<int64_t>::max();  // it ran within its budget
+  costs.memory_limit = std::numeric_limits<int64_t>::max();  // no overflow penalty: what the work is, not whether it fits
   for (auto& c : cq.ctes) annotate_costs(*c.physical, cq.ctx, costs);
   annotate_costs(*cq.physical, cq.ctx, costs);
-  const double total = plan_cost(cq);
+  PlanProgress out;
+  out.total = plan_cost(cq);
+  for (auto& [op, share] : progress) out.done += share * std::max(0.0, op->own_cost.total);
+  std::vector<const PhysicalOperator*> ctes;
+  for (auto& c : cq.ctes) ctes.push_back(c.physical.get());
+  out.peak_bytes = estimate_peak_memory(*cq.physical, cq.ctx, costs.workers, ctes, true, executor_threads()).total;
   for (auto& s : saved) {
     s.op->estimated_rows = s.rows;
     s.op->own_cost = s.own;
     s.op->subtree_cost = s.subtree;
   }
-  return total;
+  return out;
+}
+
+double plan_cost_observed(CompiledQuery& cq, const ExecutedQuery& run, const Settings& settings) {
+  return plan_progress(cq, &run, settings).total;
 }
 
 std::map<NodeId, const PhysicalOperator*> implementing_operators(const CompiledQuery& cq) {
@@ -315,6 +406,30 @@ std::optional<ObservedOutput> observed_output(const ExecutedQuery& run, const Ph
   if (node.distribution.kind == StreamDistribution::Replicated && st.instances > 1)
     return ObservedOutput{st.rows_out / st.instances, st.complete};
   return ObservedOutput{st.rows_out, st.complete};
+}
+
+double scan_progress(const ExecutedQuery& run, const PhysicalOperator& node) {
+  if (!run.exec) return 0;
+  double progress = 0;
+  std::function<void(const PhysicalOperator&)> walk = [&](const PhysicalOperator& p) {
+    if (p.kind == PhysicalOpKind::Exchange) return;
+    if (p.kind == PhysicalOpKind::TableScan) {
+      auto ids = run.exec->exec_ids_of.find(p.id);
+      if (ids != run.exec->exec_ids_of.end() && !ids->second.empty()) {
+        auto s = run.stats.find(ids->second.front());
+        if (s != run.stats.end() && !s->second.complete && s->second.rows_to_read > 0 && s->second.rows_read > 0)
+          progress = std::max(progress, static_cast<double>(s->second.rows_read) /
+                                            static_cast<double>(s->second.rows_to_read));
+      }
+    }
+    for (auto& c : p.children) walk(*c);
+  };
+  if (node.kind == PhysicalOpKind::Exchange) {
+    for (auto& c : node.children) walk(*c);
+  } else {
+    walk(node);
+  }
+  return progress;
 }
 
 }  // namespace hindsight

@@ -108,12 +108,28 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& ctx,
 /// The plan's predicted cost: the root's subtree cost plus every materialized CTE's (cost units:
 /// planner/physical/physical_cost.hpp).
 double plan_cost(const CompiledQuery& cq);
-/// The same plan's cost re-estimated with what `run` observed: every node that ran is costed with
-/// the rows it produced (a node cut short: the larger of its estimate and its lower bound), the
-/// others keep their estimates. The run succeeded under its memory budget, so no overflow penalty
-/// applies. Used to compare a re-plan made with the observations against the plan that made them on
+/// The same plan's cost re-estimated with what `run` observed (plan_progress's total: every node
+/// that ran is costed with the rows it produced, a node cut short or not run with what those
+/// extrapolate to). No overflow penalty applies. Used to compare a re-plan made with the observations against the plan that made them on
 /// the same information. The plan's estimates and costs are restored before it returns.
 double plan_cost_observed(CompiledQuery& cq, const ExecutedQuery& run, const Settings& settings);
+
+/// A plan's work as the cost model sees it with what a run observed (`run`; null: nothing, the plan's estimates).
+/// A node that ran to exhaustion is costed with its rows; one cut short with the larger of the whole count its rows
+/// so far extrapolate to (scan_progress; a distributed stream seen on fewer instances than workers: scaled to all)
+/// and its estimate rescaled by its children's corrections (the model's independence assumption: a join's by both
+/// sides', a semi or anti join's by its probe side's); a node that did not run with that rescaled estimate. What spilling in place weighs finishing a plan cut short
+/// against starting a re-plan over with (reexec/driver.cpp). The plan's estimates and costs are restored before it
+/// returns; nothing else is written, so the executor (which reads no estimate or cost) may be running it.
+struct PlanProgress {
+  double total = 0;       ///< the whole plan's cost (no overflow penalty)
+  /// The share of `total` the run already did: each node that ran, its own cost times how far it got (1 when it
+  /// ran to exhaustion; else the larger of its rows so far over its whole count and its children's rows so far
+  /// over theirs).
+  double done = 0;
+  double peak_bytes = 0;  ///< the plan's estimated peak memory with those rows (estimate_peak_memory)
+};
+PlanProgress plan_progress(CompiledQuery& cq, const ExecutedQuery* run, const Settings& settings);
 
 /// For each logical node of the query's plans (CTE bodies included), the physical operator that
 /// implements it: the top-most one whose `logical_id` names it (it produces exactly the node's rows).
@@ -129,5 +145,11 @@ struct ObservedOutput {
 };
 /// nullopt when the node has no executable operator in the run (the attempt failed before).
 std::optional<ObservedOutput> observed_output(const ExecutedQuery& run, const PhysicalOperator& node);
+
+/// How far the table scans feeding `node` within its fragment got in a run cut short: the largest rows read / rows
+/// to read of a scan below it that did not finish (an exchange node: below its producer side), not looking past
+/// another exchange (those fragments had finished, or this one never ran); 0 when no scan tells. A count the run
+/// cut short, divided by it, estimates the whole count.
+double scan_progress(const ExecutedQuery& run, const PhysicalOperator& node);
 
 }  // namespace hindsight

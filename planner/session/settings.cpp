@@ -312,7 +312,12 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
   } else if (name == "reexec_fail_early") {
     s.reexec_fail_early = on_off("on or off");
   } else if (name == "reexec_spill_in_place") {
-    s.reexec_spill_in_place = on_off("on or off");
+    const std::string v = lower(value);
+    const char* expected =
+        "on (spill in place when the re-plan keeps the plan or finishing it is predicted cheaper than the re-plan), "
+        "same_plan (only when the re-plan keeps the plan) or off";
+    if (v == "same_plan") s.reexec_spill_in_place = Settings::SpillInPlace::SamePlan;
+    else s.reexec_spill_in_place = on_off(expected) ? Settings::SpillInPlace::On : Settings::SpillInPlace::Off;
   } else if (name == "fault_injection") {
     s.fault_injection = parse_fault_spec(value);
   } else if (name == "spill") {

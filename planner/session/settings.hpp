@@ -71,8 +71,13 @@ struct Settings {
   bool reexec_fail_early = true;
   /// When re-execution would answer MEMORY_LIMIT_EXCEEDED with the same plan and spilling on (the `spill`
   /// strategy, an attempt left, no overlay for the error), the attempt's first overflow re-plans with what the
-  /// attempt observed so far; if the plan stays, the attempt goes on spilling instead of failing (docs/reexec.md).
-  bool reexec_spill_in_place = true;
+  /// attempt observed so far; the attempt goes on spilling instead of failing when (docs/reexec.md):
+  /// - On: the plan stays, or the cost model predicts that finishing this plan spilling costs less than the
+  ///   re-plan from the start;
+  /// - SamePlan: the plan stays;
+  /// - Off: never (the attempt fails; the next one spills from its start).
+  enum class SpillInPlace { Off, SamePlan, On };
+  SpillInPlace reexec_spill_in_place = SpillInPlace::On;
   /// Remember each plan's time per query template; plan a template's demoted plan (> 10 % slower than the
   /// best known plan) with the best plan's statistics instead (docs/reexec.md).
   bool regression_guard = true;

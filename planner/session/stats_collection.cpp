@@ -135,20 +135,7 @@ class Collector {
   /// Scans below an exchange belong to fragments that had finished (or this one never ran): not looked at. A
   /// count a LIMIT stopped early in a run that succeeded stays what was seen.
   void extrapolate(const PhysicalOperator& op, stats::RuntimeStats& r) const {
-    double progress = 0;
-    std::function<void(const PhysicalOperator&)> walk = [&](const PhysicalOperator& p) {
-      if (p.kind == PhysicalOpKind::Exchange) return;
-      if (p.kind == PhysicalOpKind::TableScan) {
-        auto ids = run_.exec->exec_ids_of.find(p.id);
-        if (ids != run_.exec->exec_ids_of.end() && !ids->second.empty()) {
-          auto s = run_.stats.find(ids->second.front());
-          if (s != run_.stats.end() && !s->second.complete && s->second.rows_to_read > 0 && s->second.rows_read > 0)
-            progress = std::max(progress, static_cast<double>(s->second.rows_read) / static_cast<double>(s->second.rows_to_read));
-        }
-      }
-      for (auto& c : p.children) walk(*c);
-    };
-    walk(op);
+    const double progress = scan_progress(run_, op);
     if (progress <= 0 || progress >= 1) return;
     r.rows = std::round(static_cast<double>(r.rows) / progress);
     r.bytes = static_cast<decltype(r.bytes)>(static_cast<double>(r.bytes) / progress);

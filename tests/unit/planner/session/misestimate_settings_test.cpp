@@ -18,7 +18,7 @@ TEST(MisestimateSettingsTest, DefaultsParseAndBadValuesAreRefused) {
   EXPECT_EQ(s.reexec_slow_ms, -1);
   EXPECT_TRUE(s.regression_guard);
   EXPECT_TRUE(s.reexec_fail_early);
-  EXPECT_TRUE(s.reexec_spill_in_place);
+  EXPECT_EQ(s.reexec_spill_in_place, Settings::SpillInPlace::On);
 
   apply_setting(s, "reexec_qerror_threshold", "25");
   EXPECT_EQ(s.reexec_qerror_threshold, 25);
@@ -43,7 +43,11 @@ TEST(MisestimateSettingsTest, DefaultsParseAndBadValuesAreRefused) {
   apply_setting(s, "reexec_fail_early", "true");
   EXPECT_TRUE(s.reexec_fail_early);
   apply_setting(s, "reexec_spill_in_place", "off");
-  EXPECT_FALSE(s.reexec_spill_in_place);
+  EXPECT_EQ(s.reexec_spill_in_place, Settings::SpillInPlace::Off);
+  apply_setting(s, "reexec_spill_in_place", "Same_Plan");
+  EXPECT_EQ(s.reexec_spill_in_place, Settings::SpillInPlace::SamePlan);
+  apply_setting(s, "reexec_spill_in_place", "on");
+  EXPECT_EQ(s.reexec_spill_in_place, Settings::SpillInPlace::On);
   apply_setting(s, "mapper_strict", "1");  // the booleans share one parser
   EXPECT_TRUE(s.mapper_strict);
   apply_setting(s, "spill", "on");
