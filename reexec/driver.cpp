@@ -84,7 +84,7 @@ bool spills_in_place(const StatementInput& in, CompiledQuery& plan, int number, 
   again.settings = next;
   plan_attempt(probe, again);
   if (!again.compiled) {
-    why = "the re-plan failed, so the attempt fails";
+    why = "the re-plan failed: not spilling in place";
     return false;
   }
   if (plan_hash(*again.compiled) == plan_hash(plan)) {
@@ -95,7 +95,7 @@ bool spills_in_place(const StatementInput& in, CompiledQuery& plan, int number, 
   const std::string diff = describe_plan_change(plan, &seen, *again.compiled);
   why = fmt::format("a re-plan with what it observed so far changes the plan{}", diff.empty() ? "" : ": " + diff);
   if (next.reexec_spill_in_place != Settings::SpillInPlace::On) {
-    why += fmt::format(" ({:.1f} ms), so the attempt fails", ms_since(t0));
+    why += fmt::format(" ({:.1f} ms): not spilling in place", ms_since(t0));
     return false;
   }
   const double limit = static_cast<double>(next.memory_limit);
@@ -113,7 +113,7 @@ bool spills_in_place(const StatementInput& in, CompiledQuery& plan, int number, 
                      "({:.1f} ms): {}",
                      now.total > 0 ? 100 * now.done / now.total : 0.0, over(now.peak_bytes),
                      short_count(finish), short_count(restart), over(fresh.peak_bytes), ms_since(t0),
-                     finishing ? "spilling in place" : "so the attempt fails");
+                     finishing ? "spilling in place" : "not spilling in place");
   return finishing;
 }
 

@@ -18,7 +18,7 @@
   orders_with_popular_parts (bench/workloads/skewed.sql) under 0.8 x its peak overflows late; the re-plan changes the
   plan, but finishing this one is predicted far cheaper, so attempt 1 goes on spilling and says what it weighed
   (the rows are the unconstrained run's, in one attempt or, when a skewed build partition cannot spill, in two);
-  with reexec_spill_in_place=same_plan it fails at the overflow.
+  with reexec_spill_in_place=same_plan it does not spill in place.
 - --reexec none: exactly one attempt, the error.
 - Persistence: a new process with the same --store plans the rescued query right: one attempt.
 - Non-retryable errors (division by zero, bind error) have one attempt.
@@ -103,7 +103,7 @@ def test(args):
             a0 = obj["attempts"][0]
             why = a0["spill_in_place"] or ""
             check(not a0["spilled_in_place"] and "changes the plan" in why and "finishing this plan" in why
-                  and why.endswith("so the attempt fails"), f"map join: no spilling in place, and why: {why}")
+                  and why.endswith(": not spilling in place"), f"map join: no spilling in place, and why: {why}")
         in_place = ["--set", "workers=4", "--set", "memory_limit=1500KB"]
         rc, cfree, _, _ = run(args.bin, "query", data, COLOCATED, "--set", "workers=4", "--reexec", "none", *store("cfree"))
         check(rc == 0 and cfree and cfree["status"] == "ok", f"unconstrained co-located join runs: {rc}")
@@ -157,9 +157,10 @@ def test(args):
         check(same is not None, "same_plan: attempt 1 overflows")
         if same:
             why = same.attempts[0]["spill_in_place"]
-            check(len(same.attempts) >= 2 and not same.attempts[0]["spilled_in_place"] and "changes the plan" in why
-                  and "finishing" not in why and why.endswith("so the attempt fails"),
-                  f"same_plan: attempt 1 fails at the overflow: {same.describe()}: {why}")
+            # (The refused charge is tried once more: memory another instance freed meanwhile may let attempt 1 go on.)
+            check(not same.attempts[0]["spilled_in_place"] and "changes the plan" in why and "finishing" not in why
+                  and why.endswith(": not spilling in place"),
+                  f"same_plan: no spilling in place at the overflow: {same.describe()}: {why}")
 
         # Text output: the rows on stdout, the line on stderr.
         rc, _, err, out = run(args.bin, "query", data, MAP_JOIN, *limited, *store("rescue-text"), fmt="table")
