@@ -18,8 +18,9 @@ when O < 0.8 x P (a limit the first plan exceeds and a better plan fits). Per li
   on      when the first plan does not fit: the query with re-execution on (the default strategies) under L;
           rescued = succeeded, in how many attempts; its rows against the unconstrained run's (a wrong answer
           is a defect: goal 0). One attempt that went on spilling at its overflow (reexec_spill_in_place: the
-          re-plan kept the plan) is a rescue in 1 attempt ("in place"); --set adds settings to these runs
-          (--set reexec_spill_in_place=off measures without it)
+          re-plan kept the plan, or finishing the plan was predicted clearly cheaper than the re-plan) is a rescue
+          in 1 attempt ("in place"); --set adds settings to these runs (--set reexec_spill_in_place=off measures
+          without it, =same_plan without finishing changed plans)
   oracle  the query planned with `cardinality=oracle` (true cardinalities, counted under their own budget:
           `oracle_subplan_memory_limit`; the counting is not timed) under L, re-execution off, `spill = on` (as
           re-executed attempts may): the best plan Hindsight can find knowing everything, in one attempt
@@ -209,7 +210,8 @@ def main() -> int:
                     note = "more than 2 attempts"
                 elif attempts == 1 and rec["in_place"]:
                     on_txt = "ok in place"
-                    note = "spilled in place (the re-plan kept the plan)"
+                    note = ("spilled in place (finishing was cheaper than the re-plan)" if finished_changed_plan(rec)
+                            else "spilled in place (the re-plan kept the plan)")
                 elif attempts == 1:
                     note = "the first plan fit this run (peak noise; not a rescue)"
                 if not orc.ok and on.ok:
@@ -243,6 +245,11 @@ def main() -> int:
     return 1 if any(r.get("wrong") for r in all_cases) else 0
 
 
+def finished_changed_plan(rec: dict) -> bool:
+    """Went on spilling in place although its re-plan at the overflow changed the plan (reexec_spill_in_place = on)."""
+    return bool(rec.get("in_place")) and any("changes the plan" in (w or "") for w in rec.get("spill_in_place") or [])
+
+
 def summarize(cases: list[dict], n_queries: int, t_start: float, scope: str) -> dict:
     """Prints the figures of `cases` and returns them (the JSON's summary)."""
     failing = [r for r in cases if r["off"] != "ok"]
@@ -254,6 +261,7 @@ def summarize(cases: list[dict], n_queries: int, t_start: float, scope: str) -> 
     lucky = [r for r in failing if r.get("on") == "ok" and r["attempts"] == 1 and not r.get("in_place")]
     rescued = [r for r in failing if r.get("on") == "ok" and (r["attempts"] > 1 or r.get("in_place"))]
     in_place = [r for r in rescued if r.get("in_place") and r["attempts"] == 1]
+    finished = [r for r in in_place if finished_changed_plan(r)]
     rescued2 = [r for r in rescued if r["attempts"] <= 2]
     wrong = [r for r in failing if r.get("wrong")]
     spilled = [r for r in rescued if r.get("on_spilled")]
@@ -270,7 +278,8 @@ def summarize(cases: list[dict], n_queries: int, t_start: float, scope: str) -> 
         print(f"  plus {len(lucky)} where the first plan fit on the run with re-execution on (1 attempt: peak noise): "
               f"{', '.join(r['query'] + '@' + r['fraction'] for r in lucky)}")
     print(f"  rescued by spilling (the rescuing attempt wrote to spill files): {len(spilled)}/{len(rescued)}, "
-          f"of them in place (1 attempt that went on spilling: reexec_spill_in_place): {len(in_place)}")
+          f"of them in place (1 attempt that went on spilling: reexec_spill_in_place): {len(in_place)}, "
+          f"{len(finished)} of those finishing a plan its re-plan changed")
     print(f"wrong answers: {len(wrong)} (goal 0)")
     if ratios:
         worst = max(rescued, key=lambda r: r.get("ratio") or 0)
@@ -313,7 +322,8 @@ def summarize(cases: list[dict], n_queries: int, t_start: float, scope: str) -> 
             "rescued_share": share(len(rescued), len(failing)),
             "rescued_2_attempts_share": share(len(rescued2), len(failing)),
             "fixable_rescued_2_attempts_share": share(len([r for r in fixable if r in rescued2]), len(fixable)),
-            "rescued_by_spilling": len(spilled), "rescued_in_place": len(in_place), "lucky": len(lucky),
+            "rescued_by_spilling": len(spilled), "rescued_in_place": len(in_place),
+            "rescued_in_place_changed_plan": len(finished), "lucky": len(lucky),
             "wrong": len(wrong),
             "gmean_rescued_over_oracle": geomean(ratios) if ratios else None,
             "worst_rescued_over_oracle": max(ratios) if ratios else None,
