@@ -126,7 +126,8 @@ bool spills_in_place(const StatementInput& in, CompiledQuery& plan, int number, 
 /// - spill in place (reexec_spill_in_place, QueryLimits::spill_in_place), when the plugins' next attempt would be
 ///   the same plan with spilling on (a plugin answers OverflowAnswer::SpillSamePlan, none OtherSettings): at the
 ///   first overflow, re-plan as that attempt would be planned, with what this one observed so far; when the plan
-///   stays, this attempt goes on spilling, and the failed attempt's work is not thrown away.
+///   stays, or finishing it is clearly cheaper than the new one (spills_in_place), this attempt goes on spilling,
+///   and its work is not thrown away.
 void arm_overflow(const StatementInput& in, AttemptRun& run, Plugins& plugins) {
   if (!run.limits || !run.compiled || run.settings.spill) return;
   if (run.number >= in.settings.reexec_max_attempts) return;
@@ -151,6 +152,8 @@ void arm_overflow(const StatementInput& in, AttemptRun& run, Plugins& plugins) {
     return;
   Settings next = run.settings;
   apply_setting(next, "spill", "on");
+  // Not const: plan_progress writes the running plan's estimates and costs and restores them before it returns;
+  // the executor reads none of them while it runs (build_exec_plan read the footprints before the start).
   CompiledQuery* plan = run.compiled.get();
   const int number = run.number;
   run.limits->spill_in_place = [&in, plan, number, next](const ExecutedQuery& seen, std::string& why) {
