@@ -316,7 +316,8 @@ PlanProgress plan_progress(CompiledQuery& cq, const ExecutedQuery* run, const Se
       old_children.push_back(std::max(0.0, c->estimated_rows));
       observe(*c);
     }
-    auto a = run ? observed_output(*run, op) : std::nullopt;
+    std::optional<ObservedOutput> a;
+    if (run) a = observed_output(*run, op);
     const double rescaled = rescaled_rows(op, old_children);
     if (!a) {
       op.estimated_rows = rescaled;
@@ -337,13 +338,10 @@ PlanProgress plan_progress(CompiledQuery& cq, const ExecutedQuery* run, const Se
     if (scanned > 0 && scanned < 1) whole = rows / scanned;
     const PhysicalOperator& runs_in = op.kind == PhysicalOpKind::Exchange && !op.children.empty() ? *op.children[0] : op;
     const StreamDistribution spread = runs_in.distribution.kind;
-    const auto ids = run->exec->exec_ids_of.find(op.id);  // run->exec is set: observed_output found the node
-    const auto st = ids == run->exec->exec_ids_of.end() ? run->stats.end()
-                    : run->stats.find(op.kind == PhysicalOpKind::Exchange ? ids->second.front() : ids->second.back());
     const int workers = settings.effective_workers();
     if (run->error && (spread == StreamDistribution::Any || spread == StreamDistribution::Hashed) &&
-        st != run->stats.end() && static_cast<int>(st->second.instances) < workers)
-      whole *= static_cast<double>(workers) / st->second.instances;
+        static_cast<int>(a->instances) < workers)
+      whole *= static_cast<double>(workers) / a->instances;
     op.estimated_rows = std::max(rescaled, whole);
     // What it did: the share of its output produced, or of its input consumed (a join build that is done, its
     // probe not started), whichever says more.
@@ -400,12 +398,12 @@ std::optional<ObservedOutput> observed_output(const ExecutedQuery& run, const Ph
   auto s = run.stats.find(exchange ? it->second.front() : it->second.back());
   if (s == run.stats.end()) return std::nullopt;
   const OperatorStats& st = s->second;
-  if (exchange) return ObservedOutput{st.rows_in, st.complete};
+  if (exchange) return ObservedOutput{st.rows_in, st.complete, st.instances};
   // A replicated stream is complete on every worker that computed it: each instance produced
   // all of its rows, so the sum over instances counts them once per worker.
   if (node.distribution.kind == StreamDistribution::Replicated && st.instances > 1)
-    return ObservedOutput{st.rows_out / st.instances, st.complete};
-  return ObservedOutput{st.rows_out, st.complete};
+    return ObservedOutput{st.rows_out / st.instances, st.complete, st.instances};
+  return ObservedOutput{st.rows_out, st.complete, st.instances};
 }
 
 double scan_progress(const ExecutedQuery& run, const PhysicalOperator& node) {

@@ -110,17 +110,19 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& ctx,
 double plan_cost(const CompiledQuery& cq);
 /// The same plan's cost re-estimated with what `run` observed (plan_progress's total: every node
 /// that ran is costed with the rows it produced, a node cut short or not run with what those
-/// extrapolate to). No overflow penalty applies. Used to compare a re-plan made with the observations against the plan that made them on
-/// the same information. The plan's estimates and costs are restored before it returns.
+/// extrapolate to). No overflow penalty applies. Used to compare a re-plan made with the
+/// observations against the plan that made them on the same information. The plan's estimates and
+/// costs are restored before it returns.
 double plan_cost_observed(CompiledQuery& cq, const ExecutedQuery& run, const Settings& settings);
 
 /// A plan's work as the cost model sees it with what a run observed (`run`; null: nothing, the plan's estimates).
 /// A node that ran to exhaustion is costed with its rows; one cut short with the larger of the whole count its rows
 /// so far extrapolate to (scan_progress; a distributed stream seen on fewer instances than workers: scaled to all)
 /// and its estimate rescaled by its children's corrections (the model's independence assumption: a join's by both
-/// sides', a semi or anti join's by its probe side's); a node that did not run with that rescaled estimate. What spilling in place weighs finishing a plan cut short
-/// against starting a re-plan over with (reexec/driver.cpp). The plan's estimates and costs are restored before it
-/// returns; nothing else is written, so the executor (which reads no estimate or cost) may be running it.
+/// sides', a semi or anti join's by its probe side's); a node that did not run with that rescaled estimate. What
+/// spilling in place weighs finishing a plan cut short against starting a re-plan over with (reexec/driver.cpp).
+/// The plan's estimates and costs are restored before it returns; nothing else is written, so the executor (which
+/// reads no estimate or cost) may be running it.
 struct PlanProgress {
   double total = 0;       ///< the whole plan's cost (no overflow penalty)
   /// The share of `total` the run already did: each node that ran, its own cost times how far it got (1 when it
@@ -142,6 +144,7 @@ std::map<NodeId, const PhysicalOperator*> implementing_operators(const CompiledQ
 struct ObservedOutput {
   uint64_t rows = 0;
   bool complete = false;
+  uint32_t instances = 1;  ///< the worker instances whose figures these are (fewer than the workers: a snapshot)
 };
 /// nullopt when the node has no executable operator in the run (the attempt failed before).
 std::optional<ObservedOutput> observed_output(const ExecutedQuery& run, const PhysicalOperator& node);
