@@ -263,7 +263,8 @@ double plan_cost(const CompiledQuery& cq) {
 namespace {
 
 /// A node's rows re-estimated from its children's re-estimates, as the model's independence assumption scales
-/// them: a join's output by the product of its inputs' corrections (a semi or anti join's by its probe side's), a
+/// them: a join's output by the product of its inputs' corrections (a semi or anti join's, NOT IN's included, by
+/// its probe side's: more build rows can only remove probe rows), a
 /// node of one input by its input's, an aggregate or a top-N no larger than its input; a leaf keeps its estimate.
 double rescaled_rows(const PhysicalOperator& op, const std::vector<double>& old_children) {
   auto ratio = [&](size_t i) {
@@ -277,7 +278,7 @@ double rescaled_rows(const PhysicalOperator& op, const std::vector<double>& old_
     case PhysicalOpKind::NestedLoopJoin: {
       const JoinType t = op.kind == PhysicalOpKind::HashJoin ? op.as<PhysicalHashJoin>().type
                                                              : op.as<PhysicalNestedLoopJoin>().type;
-      if (t == JoinType::Semi || t == JoinType::Anti) return std::min(first, old * ratio(0));
+      if (join_outputs_probe_only(t)) return std::min(first, old * ratio(0));
       return old * ratio(0) * (op.children.size() > 1 ? ratio(1) : 1.0);
     }
     case PhysicalOpKind::UnionAll: {

@@ -66,5 +66,23 @@ TEST(PlanProgressTest, ARunCutShortRescalesWhatItDidNotFinishByWhatItSaw) {
   EXPECT_LT(p.total, 2 * whole.total);
 }
 
+TEST(PlanProgressTest, ANotInJoinIsNeverRescaledByItsBuildSide) {
+  // The NOT IN's build side is kMapJoin's underestimated filter: more rows there can only remove orders, so the
+  // join's output stays within its probe side (orders) however far the build side's estimate was off.
+  auto cq = testing::compile(
+      "SELECT count(*) FROM orders WHERE o_orderkey NOT IN (SELECT l_orderkey FROM lineitem WHERE "
+      "l_quantity + l_tax > 2 AND l_extendedprice / l_quantity > 900 AND l_tax + l_discount >= 0)");
+  ExecutedQuery full = execute_query(*cq, Settings{});
+  ASSERT_FALSE(full.error);
+  const PlanProgress whole = plan_progress(*cq, &full, Settings{});
+  Settings s;
+  apply_setting(s, "fault_injection", "operator=HashJoinProbe;after_rows=1;error=TRANSIENT");
+  ExecutedQuery cut = execute_query(*cq, s);
+  ASSERT_TRUE(cut.error);
+  const PlanProgress p = plan_progress(*cq, &cut, s);
+  EXPECT_GT(p.done, 0);
+  EXPECT_LT(p.total, 1.5 * whole.total);
+}
+
 }  // namespace
 }  // namespace hindsight
