@@ -81,7 +81,9 @@ TEST(HashJoinSpillTest, EveryJoinTypeGivesTheInMemoryRowsAndSpills) {
       EXPECT_GT(got.build.spilled_rows, 0u);
       EXPECT_GT(got.build.spilled_bytes, 0u);
       // NOT IN over a build side with a NULL key is empty: the probe side is never read.
-      if (type != JoinType::NullAwareAnti) EXPECT_GT(got.probe.spilled_rows, 0u);
+      if (type != JoinType::NullAwareAnti) {
+        EXPECT_GT(got.probe.spilled_rows, 0u);
+      }
       EXPECT_LE(got.peak, limit);
       EXPECT_EQ(got.left, 0);
       EXPECT_EQ(want.build.spilled_rows, 0u);

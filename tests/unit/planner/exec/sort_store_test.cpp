@@ -111,9 +111,15 @@ TEST(SortStoreTest, RowsAcrossChunksReadBackExactlyWithTheirCharge) {
   ASSERT_EQ(store.rows(), n);
   for (size_t r = 0; r < n; ++r) {
     for (size_t c = 0; c < 3; ++c) ASSERT_EQ(store.is_null(c, r), all[c].is_null(r)) << c << " " << r;
-    if (!all[0].is_null(r)) ASSERT_EQ(store.str_at(0, r), all[0].strs[r]) << r;
-    if (!all[1].is_null(r)) ASSERT_EQ(store.int_at(1, r), all[1].ints[r]) << r;
-    if (!all[2].is_null(r)) ASSERT_EQ(store.dbl_at(2, r), all[2].dbls[r]) << r;
+    if (!all[0].is_null(r)) {
+      ASSERT_EQ(store.str_at(0, r), all[0].strs[r]) << r;
+    }
+    if (!all[1].is_null(r)) {
+      ASSERT_EQ(store.int_at(1, r), all[1].ints[r]) << r;
+    }
+    if (!all[2].is_null(r)) {
+      ASSERT_EQ(store.dbl_at(2, r), all[2].dbls[r]) << r;
+    }
   }
   // gather() in reverse order, into a batch that already holds strings (their buffers are reused).
   std::vector<uint32_t> sel(n);
