@@ -18,6 +18,9 @@ struct PhysicalPlannerOptions {
   /// under this share of the query's memory budget.
   int64_t memory_limit = 8LL << 30;
   double broadcast_memory_share = 0.125;
+  /// The operators spill what exceeds memory_limit (`spill = on`): a join way estimated over the limit is priced
+  /// with spill_cost rather than avoided (way_within_budget).
+  bool spill = false;
   /// The limits of the statement being planned: charged for the table columns its scans load (may be null).
   LoadGuard* load_guard = nullptr;
 };
@@ -62,7 +65,9 @@ class PhysicalPlanner {
   /// Under the memory budget: `chosen` when its estimated peak (memory_estimate.hpp: the join's subtree, its
   /// exchange buffers and tables alive together) fits `memory_limit`, else the cheapest of `ways` that fits
   /// (a broadcast beyond broadcast_memory_share may be added to `ways` for that, at most half the budget);
-  /// when none fits, the one with the lowest estimated peak (`chosen` on a tie). `probe` and `build` are lent to stand-in trees and given back.
+  /// when none fits, the one with the lowest estimated peak (`chosen` on a tie), or with `spill` the one whose cost
+  /// plus spill_cost(estimated peak - limit) is lowest. `probe` and `build` are lent to stand-in trees and given
+  /// back.
   size_t way_within_budget(std::vector<JoinWayOption>& ways, size_t chosen, const JoinSides& sides, PhysicalPtr& probe,
                            PhysicalPtr& build, double out_rows);
   template <class T>

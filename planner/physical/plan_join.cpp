@@ -277,17 +277,23 @@ size_t PhysicalPlanner::way_within_budget(std::vector<JoinWayOption>& ways, size
         beyond_share = true;
       }
   }
-  // The cheapest way that fits; when none does, the one with the lowest estimated peak (the chosen one on a tie):
-  // a re-plan after MEMORY_LIMIT_EXCEEDED wants the plan most likely to fit, and the estimate is the only guide.
+  // The cheapest way that fits. When none does: without spilling, the one with the lowest estimated peak (the
+  // chosen one on a tie), as a re-plan after MEMORY_LIMIT_EXCEEDED wants the plan most likely to fit and the
+  // estimate is the only guide; with spilling, what exceeds the limit is written out rather than failing, so the
+  // way with the lowest cost plus spill_cost of its excess (a broadcast's copies held at once can cost more than
+  // partitioning's traffic spilling a little).
+  auto over_limit = [&](size_t w, double bytes) {
+    return options_.spill ? ways[w].cost + spill_cost(bytes - limit) : bytes;
+  };
   size_t fitting = ways.size(), lowest = chosen;
-  double lowest_peak = chosen_peak;
+  double lowest_over = over_limit(chosen, chosen_peak);
   for (size_t w = 0; w < ways.size(); ++w) {
     const double bytes = w == chosen ? chosen_peak : peak(ways[w].way);
     const double budget = ways[w].way == JoinWay::Broadcast && beyond_share ? limit / 2 : limit;
     if ((fitting == ways.size() || ways[w].cost < ways[fitting].cost) && bytes <= budget) fitting = w;
-    if (bytes < lowest_peak) {
+    if (over_limit(w, bytes) < lowest_over) {
       lowest = w;
-      lowest_peak = bytes;
+      lowest_over = over_limit(w, bytes);
     }
   }
   return fitting < ways.size() ? fitting : lowest;

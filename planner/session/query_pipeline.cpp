@@ -93,6 +93,7 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
   opts.workers = settings.effective_workers();
   cq->workers = opts.workers;
   opts.memory_limit = settings.memory_limit;
+  opts.spill = settings.spill;
   opts.cost_based = cost_based;
   opts.load_guard = limits;
   if (cost_based && !settings.disabled_rules.count("cost_based_join_order")) {

@@ -77,19 +77,21 @@ constexpr const char* kWideOrdersJoin =
     "SELECT count(*), max(o_clerk), max(o_comment), sum(o_totalprice) FROM orders, customer "
     "WHERE o_custkey = c_custkey";
 
-std::string plan_under(int64_t limit, const std::string& optimizer = "cost") {
+std::string plan_under(int64_t limit, const std::string& optimizer = "cost", bool spill = false) {
   Settings s;
   s.workers = 4;
   s.memory_limit = limit;
   s.optimizer = optimizer;
+  s.spill = spill;
   return explain_text(*testing::compile(kWideOrdersJoin, s), nullptr);
 }
 
-StatementResult run_under(int64_t limit, const std::string& optimizer = "cost") {
+StatementResult run_under(int64_t limit, const std::string& optimizer = "cost", bool spill = false) {
   Settings s;
   s.workers = 4;
   s.memory_limit = limit;
   s.optimizer = optimizer;
+  s.spill = spill;
   // The tables loaded by statements of their own: the limit bounds what the plan holds.
   return testing::run(std::string("SELECT * FROM orders LIMIT 1; SELECT * FROM customer LIMIT 1; ") + kWideOrdersJoin, s);
 }
@@ -128,6 +130,24 @@ TEST(MemoryAwarePlanningTest, APlanThatFitsOrNoLimitKeepsTheCheapestWay) {
   EXPECT_NE(mid.find("distribution: partitioned"), std::string::npos) << mid;
 }
 
+TEST(MemoryAwarePlanningTest, WithSpillingAWayOverTheLimitIsPricedByItsSpillNotByItsPeak) {
+  // 100 KB: no way is estimated to fit. Without spilling the way with the lowest estimated peak (broadcasting
+  // customer) is the one most likely to run at all; with spilling the excess is written out, and partitioning
+  // costs less than customer's four copies plus its smaller spill.
+  const int64_t tight = 100 << 10;
+  std::string in_memory = plan_under(tight);
+  EXPECT_NE(in_memory.find("distribution: broadcast"), std::string::npos) << in_memory;
+  std::string spilling = plan_under(tight, "cost", true);
+  EXPECT_NE(spilling.find("distribution: partitioned"), std::string::npos) << spilling;
+  StatementResult spilled = run_under(tight, "cost", true);
+  ASSERT_TRUE(spilled.ok()) << spilled.error->format();
+  StatementResult unconstrained = run_under(8LL << 30);
+  ASSERT_TRUE(unconstrained.ok());
+  for (size_t c = 0; c < 4; ++c) {
+    EXPECT_EQ(spilled.executed.batches.at(0).columns.at(c).ints, unconstrained.executed.batches.at(0).columns.at(c).ints);
+    EXPECT_EQ(spilled.executed.batches.at(0).columns.at(c).strs, unconstrained.executed.batches.at(0).columns.at(c).strs);
+  }
+}
 
 /// A random query over TPC-H: a tree of foreign-key joins with filters, then an aggregate, a top-N or a CTE read
 /// twice.
