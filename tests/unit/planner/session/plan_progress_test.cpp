@@ -48,22 +48,33 @@ TEST(PlanProgressTest, ARunToTheEndDidAllOfItsWork) {
   EXPECT_EQ(estimates(*cq), before);
 }
 
-TEST(PlanProgressTest, ARunCutShortRescalesWhatItDidNotFinishByWhatItSaw) {
-  auto cq = testing::compile(kMapJoin);
-  ExecutedQuery full = execute_query(*cq, Settings{});
-  ASSERT_FALSE(full.error);
-  const PlanProgress whole = plan_progress(*cq, &full, Settings{});
-  // The build side finishes (58k rows where 1.6k were estimated); the probe fails at its first rows, so the join
-  // above has produced next to nothing: its rows are its estimate scaled by its build side's correction.
+/// The plan's progress after a run to the end (`whole`) and after a run that fails at its join probe's first rows
+/// (`cut`: the build side finished, the join above it produced next to nothing).
+struct WholeAndCut {
+  PlanProgress whole, cut;
+};
+WholeAndCut whole_and_cut(CompiledQuery& cq) {
+  WholeAndCut out;
+  ExecutedQuery full = execute_query(cq, Settings{});
+  EXPECT_FALSE(full.error);
+  out.whole = plan_progress(cq, &full, Settings{});
   Settings s;
   apply_setting(s, "fault_injection", "operator=HashJoinProbe;after_rows=1;error=TRANSIENT");
-  ExecutedQuery cut = execute_query(*cq, s);
-  ASSERT_TRUE(cut.error);
-  const PlanProgress p = plan_progress(*cq, &cut, s);
-  EXPECT_GT(p.done, 0);
-  EXPECT_LT(p.done, 0.5 * p.total);
-  EXPECT_GT(p.total, 0.5 * whole.total);
-  EXPECT_LT(p.total, 2 * whole.total);
+  ExecutedQuery cut = execute_query(cq, s);
+  EXPECT_TRUE(cut.error);
+  out.cut = plan_progress(cq, &cut, s);
+  return out;
+}
+
+TEST(PlanProgressTest, ARunCutShortRescalesWhatItDidNotFinishByWhatItSaw) {
+  // The build side finishes (58k rows where 1.6k were estimated): the join's rows are its estimate scaled by its
+  // build side's correction.
+  auto cq = testing::compile(kMapJoin);
+  const WholeAndCut p = whole_and_cut(*cq);
+  EXPECT_GT(p.cut.done, 0);
+  EXPECT_LT(p.cut.done, 0.5 * p.cut.total);
+  EXPECT_GT(p.cut.total, 0.5 * p.whole.total);
+  EXPECT_LT(p.cut.total, 2 * p.whole.total);
 }
 
 TEST(PlanProgressTest, ANotInJoinIsNeverRescaledByItsBuildSide) {
@@ -72,16 +83,9 @@ TEST(PlanProgressTest, ANotInJoinIsNeverRescaledByItsBuildSide) {
   auto cq = testing::compile(
       "SELECT count(*) FROM orders WHERE o_orderkey NOT IN (SELECT l_orderkey FROM lineitem WHERE "
       "l_quantity + l_tax > 2 AND l_extendedprice / l_quantity > 900 AND l_tax + l_discount >= 0)");
-  ExecutedQuery full = execute_query(*cq, Settings{});
-  ASSERT_FALSE(full.error);
-  const PlanProgress whole = plan_progress(*cq, &full, Settings{});
-  Settings s;
-  apply_setting(s, "fault_injection", "operator=HashJoinProbe;after_rows=1;error=TRANSIENT");
-  ExecutedQuery cut = execute_query(*cq, s);
-  ASSERT_TRUE(cut.error);
-  const PlanProgress p = plan_progress(*cq, &cut, s);
-  EXPECT_GT(p.done, 0);
-  EXPECT_LT(p.total, 1.5 * whole.total);
+  const WholeAndCut p = whole_and_cut(*cq);
+  EXPECT_GT(p.cut.done, 0);
+  EXPECT_LT(p.cut.total, 1.5 * p.whole.total);
 }
 
 }  // namespace
