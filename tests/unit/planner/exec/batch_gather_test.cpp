@@ -43,8 +43,11 @@ TEST(BatchGatherTest, MovedGatherEqualsCopyingGatherAndMovesTheStrings) {
       EXPECT_EQ(moved.columns[c].get(k).to_string(), copied.columns[c].get(k).to_string()) << c << "," << k;
   }
   // The 30+ character strings were moved, not copied: the output owns the source's heap blocks.
-  for (size_t k = 0; k < sel.size(); ++k)
-    if (!moved.columns[0].is_null(k)) EXPECT_EQ(moved.columns[0].strs[k].data(), heap[k]) << k;
+  for (size_t k = 0; k < sel.size(); ++k) {
+    if (!moved.columns[0].is_null(k)) {
+      EXPECT_EQ(moved.columns[0].strs[k].data(), heap[k]) << k;
+    }
+  }
 }
 
 // A repartition appends each consumer's rows to its pending batch: appending moved rows after rows already there
