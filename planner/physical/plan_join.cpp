@@ -282,21 +282,22 @@ size_t PhysicalPlanner::way_within_budget(std::vector<JoinWayOption>& ways, size
   // estimate is the only guide; with spilling, what exceeds the limit is written out rather than failing, so the
   // way with the lowest cost plus spill_cost of its excess (a broadcast's copies held at once can cost more than
   // partitioning's traffic spilling a little).
-  auto over_limit = [&](size_t w, double bytes) {
+  auto unfit_score = [&](size_t w, double bytes) {
     return options_.spill ? ways[w].cost + spill_cost(bytes - limit) : bytes;
   };
-  size_t fitting = ways.size(), lowest = chosen;
-  double lowest_over = over_limit(chosen, chosen_peak);
+  size_t fitting = ways.size(), best_unfit = chosen;
+  double best_score = unfit_score(chosen, chosen_peak);
   for (size_t w = 0; w < ways.size(); ++w) {
     const double bytes = w == chosen ? chosen_peak : peak(ways[w].way);
     const double budget = ways[w].way == JoinWay::Broadcast && beyond_share ? limit / 2 : limit;
     if ((fitting == ways.size() || ways[w].cost < ways[fitting].cost) && bytes <= budget) fitting = w;
-    if (over_limit(w, bytes) < lowest_over) {
-      lowest = w;
-      lowest_over = over_limit(w, bytes);
+    const double score = unfit_score(w, bytes);
+    if (score < best_score) {
+      best_unfit = w;
+      best_score = score;
     }
   }
-  return fitting < ways.size() ? fitting : lowest;
+  return fitting < ways.size() ? fitting : best_unfit;
 }
 
 }  // namespace hindsight

@@ -96,6 +96,17 @@ StatementResult run_under(int64_t limit, const std::string& optimizer = "cost", 
   return testing::run(std::string("SELECT * FROM orders LIMIT 1; SELECT * FROM customer LIMIT 1; ") + kWideOrdersJoin, s);
 }
 
+/// kWideOrdersJoin's one result row, column by column, against an unconstrained run's.
+void expect_same_row(const StatementResult& got, const StatementResult& want) {
+  ASSERT_EQ(got.executed.batches.size(), want.executed.batches.size());
+  for (size_t c = 0; c < 4; ++c) {
+    const ColumnVector& a = got.executed.batches.at(0).columns.at(c);
+    const ColumnVector& b = want.executed.batches.at(0).columns.at(c);
+    EXPECT_EQ(a.ints, b.ints) << c;
+    EXPECT_EQ(a.strs, b.strs) << c;
+  }
+}
+
 TEST(MemoryAwarePlanningTest, UnderALimitTheJoinTakesTheWayThatFits) {
   const int64_t tight = 500 << 10;
   // Repartitioning orders does not fit 500 KB (the foundation planner's partitioned join shows it).
@@ -111,13 +122,7 @@ TEST(MemoryAwarePlanningTest, UnderALimitTheJoinTakesTheWayThatFits) {
   ASSERT_TRUE(fits.ok()) << fits.error->format();
   StatementResult unconstrained = run_under(8LL << 30);
   ASSERT_TRUE(unconstrained.ok());
-  ASSERT_EQ(fits.executed.batches.size(), unconstrained.executed.batches.size());
-  for (size_t c = 0; c < 4; ++c) {
-    const ColumnVector& a = fits.executed.batches.at(0).columns.at(c);
-    const ColumnVector& b = unconstrained.executed.batches.at(0).columns.at(c);
-    EXPECT_EQ(a.ints, b.ints) << c;
-    EXPECT_EQ(a.strs, b.strs) << c;
-  }
+  expect_same_row(fits, unconstrained);
   EXPECT_GT(fits.executed.batches.at(0).columns.at(0).ints.at(0), 0);
 }
 
@@ -143,10 +148,7 @@ TEST(MemoryAwarePlanningTest, WithSpillingAWayOverTheLimitIsPricedByItsSpillNotB
   ASSERT_TRUE(spilled.ok()) << spilled.error->format();
   StatementResult unconstrained = run_under(8LL << 30);
   ASSERT_TRUE(unconstrained.ok());
-  for (size_t c = 0; c < 4; ++c) {
-    EXPECT_EQ(spilled.executed.batches.at(0).columns.at(c).ints, unconstrained.executed.batches.at(0).columns.at(c).ints);
-    EXPECT_EQ(spilled.executed.batches.at(0).columns.at(c).strs, unconstrained.executed.batches.at(0).columns.at(c).strs);
-  }
+  expect_same_row(spilled, unconstrained);
 }
 
 /// A random query over TPC-H: a tree of foreign-key joins with filters, then an aggregate, a top-N or a CTE read
