@@ -2,7 +2,7 @@
 """Re-execution under memory limits that make first plans fail (`make bench`).
 
     reexec_bench.py --bin build/hindsight --data DIR [--fractions 0.5,0.7,0.8,0.9] [--workers 4] [--repeat 1]
-                    [--no-between]
+                    [--no-between] [--no-warm]
                     [--only REGEX] [--quick] [--timeout 300] [--json FILE] [--set NAME=VALUE]...
 
 Queries: TPC-H Q1-Q22 (tests/differential/tpch) and the skewed workload (bench/workloads/skewed.sql), on DIR
@@ -31,6 +31,11 @@ when O < 0.8 x P (a limit the first plan exceeds and a better plan fits). Per li
           cores a query's execution used 1/6 of its elapsed time in CPU) and swing several-fold from run to run;
           the CPU time is the work each plan did, failed attempts and spilling included (spill files are written
           to the page cache: system time). Planning is left out of it (about 1 ms; its elapsed time is inflated alike)
+  warm    on and oracle are timed in processes that ran the query once before, unconstrained and with statistics
+          off (stats_scope = off: it reads and records nothing, so the timed statement plans as in a fresh process):
+          the oracle's counting runs the query's scans and joins in its process before the timed plan, faulting in
+          the memory the plan then reuses, and a cold process paid that only on the other side (q21 at SF 1, the
+          same plan under both: CPU 1.25x cold, 1.03x warm, min of 3). --no-warm times cold processes instead
   split   where a rescued run's CPU goes: the failed first attempt and the attempts after it, each over the
           oracle's CPU (geometric means), how many re-plans were the same plan with spilling on (their first attempt
           is all waste), and how many first attempts stopped early (reexec_fail_early)
@@ -111,6 +116,8 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help=f"CI size: {QUICK_QUERIES} at 0.8 x peak")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds per process")
     ap.add_argument("--no-between", action="store_true", help="no 'mid' limit between the oracle's and the model's peak")
+    ap.add_argument("--no-warm", dest="warm", action="store_false",
+                    help="time on and oracle in cold processes (the oracle's counting then warms its side only)")
     ap.add_argument("--json", default=None, help="also write {summary, summary_above_floor, cases} here (every case as JSON)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                     help="a setting for the runs with re-execution on (repeatable)")
@@ -131,7 +138,8 @@ def main() -> int:
     t_start = time.perf_counter()
     print(f"== re-execution under memory limits: {args.data}, workers={w}, limits = "
           f"{', '.join(f'{f:g}' for f in fractions)} x each query's unconstrained peak (plan memory; tables preloaded), "
-          f"and 'mid' halfway between the oracle plan's peak and the model's where the oracle's is under 0.8 x")
+          f"and 'mid' halfway between the oracle plan's peak and the model's where the oracle's is under 0.8 x; "
+          f"on and oracle timed {'warm (the query ran once before)' if args.warm else 'cold (--no-warm)'}")
     print(f"{'query':<26} {'peak MB':>8} {'oracle':>7} {'limit':>6} {'MB':>7} {'off':<6} {'on':<12} {'rows':<5} "
           f"{'on ms':>8} {'oracle ms':>9} {'ratio':>6} {'cpu':>6}  note (MLE: MEMORY_LIMIT_EXCEEDED)")
     records = []
@@ -166,13 +174,15 @@ def main() -> int:
                 on_ms, or_ms, on_cpu, or_cpu, on, orc = [], [], [], [], None, None
                 wrong = None
                 for _ in range(max(1, args.repeat)):
-                    on = rr.run_query(args.bin, args.data, sql, {**lim, **on_settings}, tmp, args.timeout, workers=w)
+                    on = rr.run_query(args.bin, args.data, sql, {**lim, **on_settings}, tmp, args.timeout, workers=w,
+                                      warm=args.warm)
                     if on.ok:
                         on_ms.append(on.engine_ms())
                         on_cpu.append(on.engine_cpu_ms())
                         diff = rr.rows_difference(on.obj["rows"], free.obj["rows"], ordered)
                         wrong = wrong or diff
-                    orc = rr.run_query(args.bin, args.data, sql, {**lim, **ORACLE}, tmp, args.timeout, workers=w)
+                    orc = rr.run_query(args.bin, args.data, sql, {**lim, **ORACLE}, tmp, args.timeout, workers=w,
+                                       warm=args.warm)
                     if orc.ok:
                         or_ms.append(orc.engine_ms())
                         or_cpu.append(orc.engine_cpu_ms())
@@ -239,7 +249,7 @@ def main() -> int:
         summary_above = summarize(above, len(queries), t_start, f"limit >= {mb(floor)} MB")
     if args.json:
         with open(args.json + ".partial", "w", encoding="utf-8") as f:
-            json.dump({"data": args.data, "quick": args.quick, "floor_bytes": floor, "summary": summary,
+            json.dump({"data": args.data, "quick": args.quick, "warm": args.warm, "floor_bytes": floor, "summary": summary,
                        "summary_above_floor": summary_above, "cases": records}, f, indent=1)
         os.replace(args.json + ".partial", args.json)
     return 1 if any(r.get("wrong") for r in all_cases) else 0
