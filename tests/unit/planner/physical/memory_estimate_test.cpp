@@ -77,23 +77,24 @@ constexpr const char* kWideOrdersJoin =
     "SELECT count(*), max(o_clerk), max(o_comment), sum(o_totalprice) FROM orders, customer "
     "WHERE o_custkey = c_custkey";
 
-std::string plan_under(int64_t limit, const std::string& optimizer = "cost", bool spill = false) {
+/// 4 workers under `limit`, planned by `optimizer`, spilling or not.
+Settings settings_under(int64_t limit, const std::string& optimizer, bool spill) {
   Settings s;
   s.workers = 4;
   s.memory_limit = limit;
   s.optimizer = optimizer;
   s.spill = spill;
-  return explain_text(*testing::compile(kWideOrdersJoin, s), nullptr);
+  return s;
+}
+
+std::string plan_under(int64_t limit, const std::string& optimizer = "cost", bool spill = false) {
+  return explain_text(*testing::compile(kWideOrdersJoin, settings_under(limit, optimizer, spill)), nullptr);
 }
 
 StatementResult run_under(int64_t limit, const std::string& optimizer = "cost", bool spill = false) {
-  Settings s;
-  s.workers = 4;
-  s.memory_limit = limit;
-  s.optimizer = optimizer;
-  s.spill = spill;
   // The tables loaded by statements of their own: the limit bounds what the plan holds.
-  return testing::run(std::string("SELECT * FROM orders LIMIT 1; SELECT * FROM customer LIMIT 1; ") + kWideOrdersJoin, s);
+  return testing::run(std::string("SELECT * FROM orders LIMIT 1; SELECT * FROM customer LIMIT 1; ") + kWideOrdersJoin,
+                      settings_under(limit, optimizer, spill));
 }
 
 /// kWideOrdersJoin's one result row, column by column, against an unconstrained run's.
