@@ -127,7 +127,10 @@ bool HashAggregateOp::next_impl(Batch& out) {
   if (spilling_mode_) return next_spilling(out);
   if (!consumed_) {
     Batch in;
-    while (pull(0, in)) consume(in);
+    while (pull(0, in)) {
+      consume(in);
+      if (spilling_mode_) return next_spilling(out);  // switched: spilling turned on in place
+    }
     consumed_ = true;
   }
   if (emit_pos_ >= group_count_) {
@@ -209,22 +212,22 @@ void HashAggregateOp::charge_growth() {
       total += d->allocated_bytes();
       live += d->live_bytes();
     }
-  if (total > charged_) {
-    charge(total - charged_, live);
-    charged_ = total;
-  } else {
-    set_live(live);
-  }
+  if (total <= charged_) return set_live(live);
+  const bool can_switch = !group_keys_.empty() && mode_ != AggregateMode::Single;  // class comment
+  if (can_switch && !charge_or_spill(total - charged_, live)) return switch_to_spilling();
+  if (!can_switch) charge(total - charged_, live);
+  charged_ = total;
 }
 
-void HashAggregateOp::emit(Batch& out, size_t begin, size_t end) {
-  reset_batch(out, output_types_);
+void HashAggregateOp::emit(Batch& out, size_t begin, size_t end, bool as_states) {
+  // As states, a Final aggregate's rows are rows of its input: the keys, then the Partial states.
+  reset_batch(out, as_states && mode_ == AggregateMode::Final ? children_[0]->output_types() : output_types_);
   const size_t k = group_keys_.size();
   for (size_t c = 0; c < k; ++c) append_range(out.columns[c], groups_.keys()[c], begin, end);
   size_t col = k;
   for (size_t i = 0; i < aggs_.size(); ++i) {
     const size_t first = slots_[i].first_state;
-    if (mode_ == AggregateMode::Partial) {
+    if (mode_ == AggregateMode::Partial || as_states) {
       for (size_t s = first; s < first + slots_[i].state_count; ++s) states_[s].append_to(out.columns[col++], begin, end);
       continue;
     }
@@ -465,6 +468,9 @@ bool HashAggregateOp::consume_spilling(const Batch& in) {
     if (mode_ == AggregateMode::Partial) {  // emit what it holds, start over with these rows
       gather_batch(in, missing_rows_, pending_);
       has_pending_ = true;
+      // Too little room to reduce much: these rows pass on as one-row states (pass_through) instead of starting
+      // over with them, which with room for a few groups would take a cycle per group.
+      pass_pending_ = group_count_ < kPassThroughBelowGroups;
       return false;
     }
     if (depth_ >= kMaxSpillDepth)
@@ -505,18 +511,75 @@ bool HashAggregateOp::open_next_partition() {
   return true;
 }
 
-bool HashAggregateOp::next_spilling(Batch& out) {
-  if (!consumed_) {  // first call: the child is the source
-    consumed_ = true;
-    // The files' share of the limit as spill_buffer_bytes has it, but below its 4 KB floor under a limit of a
-    // few MB: 16 writers of 4 KB on each of several workers would take much of such a limit.
-    const int64_t limit = ctx_->memory->limit();
-    buffer_bytes_ = std::min(spill_buffer_bytes(limit, kSpillFanout),
-                             std::max(kSpillMinBufferBytes, static_cast<size_t>(std::max<int64_t>(0, limit / 64 / kSpillFanout))));
-    for (const auto& st : states_)
-      growing_states_ |= !st.is_count() && st.type().physical() == PhysicalKind::String;
-    for (const auto& d : distinct_sets_) growing_states_ |= d != nullptr;
+void HashAggregateOp::start_spilling_mode() {
+  spilling_mode_ = true;
+  consumed_ = true;
+  // The files' share of the limit as spill_buffer_bytes has it, but below its 4 KB floor under a limit of a
+  // few MB: 16 writers of 4 KB on each of several workers would take much of such a limit.
+  const int64_t limit = ctx_->memory->limit();
+  buffer_bytes_ = std::min(spill_buffer_bytes(limit, kSpillFanout),
+                           std::max(kSpillMinBufferBytes, static_cast<size_t>(std::max<int64_t>(0, limit / 64 / kSpillFanout))));
+  for (const auto& st : states_)
+    growing_states_ |= !st.is_count() && st.type().physical() == PhysicalKind::String;
+  for (const auto& d : distinct_sets_) growing_states_ |= d != nullptr;
+}
+
+void HashAggregateOp::switch_to_spilling() {
+  start_spilling_mode();
+  ++stats_.spills;
+  if (mode_ == AggregateMode::Partial) {  // the groups held go out now (next_spilling emits them), then on
+    emitting_ = true;
+    emit_pos_ = 0;
+    return;
   }
+  // Final: the groups held, in the input's layout, go to the partition files, and so does every later row.
+  // Their charge is given back first: the files' buffers must fit, and the table is freed right after.
+  release(charged_);
+  charged_ = 0;
+  full_ = true;
+  std::vector<DataType> types = children_[0]->output_types();
+  for (int p = 0; p < kSpillFanout; ++p)
+    writers_.push_back(std::make_unique<SpillFile>(types, ctx_->spill_directory, buffer_bytes_));
+  sync_io_charge();
+  Batch held;
+  std::vector<uint32_t> all;
+  std::vector<const ColumnVector*> keys;
+  for (size_t begin = 0; begin < group_count_; begin += kBatchSize) {
+    const size_t end = std::min(group_count_, begin + kBatchSize);
+    emit(held, begin, end, /*as_states=*/true);
+    keys.clear();
+    for (size_t c = 0; c < group_keys_.size(); ++c) keys.push_back(&held.columns[c]);
+    groups_.find(keys, held.rows, scratch_ids_);  // the rows' hashes, for their partitions
+    all.resize(held.rows);
+    for (size_t r = 0; r < held.rows; ++r) all[r] = static_cast<uint32_t>(r);
+    spill_rows(held, all);
+  }
+  groups_.clear();
+  for (auto& st : states_) st.clear();
+  group_count_ = 0;
+  set_live(io_charged_);
+}
+
+void HashAggregateOp::pass_through(const Batch& in, Batch& out) {
+  reset_batch(out, output_types_);
+  const size_t k = group_keys_.size();
+  for (size_t c = 0; c < k; ++c) append_range(out.columns[c], in.columns[static_cast<size_t>(group_keys_[c])], 0, in.rows);
+  if (row_states_.empty()) row_states_ = states_;  // the same accumulators, one group per row
+  identity_.resize(in.rows);
+  for (size_t r = 0; r < in.rows; ++r) identity_[r] = static_cast<uint32_t>(r);
+  size_t col = k;
+  for (AggState& st : row_states_) {
+    st.clear();
+    st.resize(in.rows);
+    const int input = st.input();
+    st.update(input >= 0 ? &in.columns[static_cast<size_t>(input)] : nullptr, identity_.data(), in.rows);
+    st.append_to(out.columns[col++], 0, in.rows);
+  }
+  out.rows = in.rows;
+}
+
+bool HashAggregateOp::next_spilling(Batch& out) {
+  if (!consumed_) start_spilling_mode();  // first call: the child is the source
   while (true) {
     if (emitting_) {
       if (emit_pos_ < group_count_) {
@@ -551,6 +614,11 @@ bool HashAggregateOp::next_spilling(Batch& out) {
           return false;
         }
       }
+    }
+    if (pass_pending_) {
+      pass_pending_ = has_pending_ = false;
+      pass_through(pending_, out);
+      return true;
     }
     bool refused = false;
     if (has_pending_) {

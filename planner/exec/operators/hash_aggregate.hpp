@@ -29,6 +29,15 @@ namespace hindsight {
 /// and writes the rows of every other group to one of kSpillFanout partition files, then aggregates those
 /// files one by one after emitting its groups (a file that does not fit either is split again, one level
 /// deeper). Every group is aggregated wholly in memory in one pass, so results are exact for every function.
+///
+/// A Partial refused while it holds fewer than kPassThroughBelowGroups groups reduces too little to start over
+/// with the rows refused: it emits what it holds and passes those rows on as one-row states, then goes on.
+///
+/// Spilling in place (docs/reexec.md): a grouped Partial or Final aggregate that started without spilling and whose
+/// growth is refused asks ExecContext::spill_now; when spilling turns on it switches to the spilling mode where it
+/// stands: a Partial emits the groups it holds (as it does when full), a Final writes them to its partition files
+/// in its input's layout (its states are the Partial's columns) and sends every later row there too, so each group
+/// is still aggregated in one place. A Single aggregate fails as before (its states are not rows of its input).
 class HashAggregateOp : public ExecOperator {
  public:
   HashAggregateOp(ExecContext* ctx, int worker, std::unique_ptr<ExecOperator> child, std::vector<int> group_keys,
@@ -49,7 +58,8 @@ class HashAggregateOp : public ExecOperator {
   void update_states(const Batch& in, size_t rows);
   void update_distinct(size_t agg, const ColumnVector& arg, size_t rows);
   void charge_growth();
-  void emit(Batch& out, size_t begin, size_t end);
+  /// Groups [begin, end) as output rows; `as_states`: in the Partial layout whatever the mode.
+  void emit(Batch& out, size_t begin, size_t end, bool as_states = false);
   void release_all();
 
   // Spilling.
@@ -61,6 +71,13 @@ class HashAggregateOp : public ExecOperator {
     int depth;  ///< of the source it becomes: 1 + that of the source whose rows it holds
   };
   bool next_spilling(Batch& out);
+  /// The spilling mode's set-up on its first call (or when switching to it mid-stream).
+  void start_spilling_mode();
+  /// Spilling turned on while this Partial or Final aggregate ran without it: see the class comment.
+  void switch_to_spilling();
+  /// A Partial's input rows as one-row states, in its output layout.
+  void pass_through(const Batch& in, Batch& out);
+  static constexpr size_t kPassThroughBelowGroups = kBatchSize;
   /// Consumes one batch; false when a Partial aggregate must emit its groups first (pending_ then holds the
   /// rows still to consume).
   bool consume_spilling(const Batch& in);
@@ -86,6 +103,9 @@ class HashAggregateOp : public ExecOperator {
   bool emitting_ = false;
   bool source_done_ = false;
   bool has_pending_ = false;
+  bool pass_pending_ = false;  ///< a Partial passes pending_ on (pass_through) once it emitted its groups
+  std::vector<AggState> row_states_;  ///< pass_through's accumulators
+  std::vector<uint32_t> identity_;
   Batch pending_;
   Batch sub_;
   std::vector<std::unique_ptr<SpillFile>> writers_;

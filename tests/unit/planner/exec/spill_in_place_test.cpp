@@ -4,13 +4,16 @@
 // MEMORY_LIMIT_EXCEEDED as without it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
 
 #include "planner/common/error.hpp"
+#include "planner/exec/batch_gather.hpp"
 #include "planner/exec/exchange.hpp"
 #include "planner/exec/operators/exchange_sink.hpp"
 #include "planner/exec/operators/exchange_source.hpp"
+#include "planner/exec/operators/hash_aggregate.hpp"
 #include "planner/exec/operators/hash_join_build.hpp"
 #include "planner/exec/operators/hash_join_probe.hpp"
 #include "tests/unit/planner/exec/exec_test_util.hpp"
@@ -132,6 +135,141 @@ TEST(SpillInPlaceTest, ARefusedExchangePushSpillsAndDeliversEveryRowInPushOrder)
   InPlaceContext no(256 << 10, false);
   EXPECT_THROW(produce(&no, 256 << 10), Error);
   EXPECT_EQ(no.asked, 1);
+}
+
+/// Rows in a Final aggregate's input layout, as Partial instances send them: (g, COUNT(*) state, SUM(x) state),
+/// each group in several rows. `dup` rows per group, keys 0..groups-1 shuffled.
+Batch partial_states(int64_t groups, int dup, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<OptInt> g, count, sum;
+  for (int d = 0; d < dup; ++d)
+    for (int64_t k = 0; k < groups; ++k) {
+      g.push_back(k);
+      count.push_back(static_cast<int64_t>(1 + rng() % 5));
+      sum.push_back(k % 11 == 0 ? std::nullopt : OptInt(static_cast<int64_t>(rng() % 1000)));
+    }
+  std::vector<size_t> order(g.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<OptInt> g2, c2, s2;
+  for (size_t i : order) {
+    g2.push_back(g[i]);
+    c2.push_back(count[i]);
+    s2.push_back(sum[i]);
+  }
+  return make_batch({int_col(g2), int_col(c2), int_col(s2)});
+}
+
+std::vector<AggregateSpec> count_and_sum() {
+  return {{AggKind::CountStar, -1, false, DataType::bigint()}, {AggKind::Sum, 2, false, DataType::bigint()}};
+}
+
+V final_aggregate(ExecContext* ctx, const Batch& in, OperatorStats* stats = nullptr) {
+  HashAggregateOp fin(ctx, 0, source(ctx, in, 1000), {0}, count_and_sum(), AggregateMode::Final);
+  V out = sorted(drain(fin));
+  if (stats) *stats = fin.stats();
+  return out;
+}
+
+TEST(SpillInPlaceTest, ARefusedFinalAggregateSendsTheGroupsItHeldToItsPartitionsWithTheUnconstrainedRows) {
+  const Batch in = partial_states(20000, 3, 5);
+  TestContext free_tc;
+  const V want = final_aggregate(&free_tc.ctx, in);
+  ASSERT_EQ(want.size(), 20000u);
+  const int64_t limit = free_tc.memory.peak() / 3;
+
+  InPlaceContext yes(limit, true);
+  OperatorStats stats;
+  const V got = final_aggregate(&yes.tc.ctx, in, &stats);
+  EXPECT_EQ(got, want) << "every group once, its counts and sums whole";
+  EXPECT_EQ(yes.asked, 1);
+  EXPECT_EQ(yes.asked_by, "HashAggregate");
+  EXPECT_GE(stats.spills, 1u);
+  EXPECT_GT(stats.spilled_rows, 0u);
+  EXPECT_LE(yes.tc.memory.peak(), limit);
+  EXPECT_EQ(yes.tc.memory.used(), 0);
+
+  InPlaceContext no(limit, false);
+  EXPECT_THROW(final_aggregate(&no.tc.ctx, in), Error);
+  EXPECT_EQ(no.asked, 1);
+}
+
+/// COUNT(*) and MIN(tag) per key, Partial then Final (one tracker for both, as on one worker).
+std::vector<AggregateSpec> count_and_min() {
+  return {{AggKind::CountStar, -1, false, DataType::bigint()}, {AggKind::Min, 1, false, DataType::varchar()}};
+}
+
+V two_phase(ExecContext* ctx, const Batch& in, OperatorStats* partial_stats = nullptr) {
+  auto partial = std::make_unique<HashAggregateOp>(ctx, 0, source(ctx, in, 1000), std::vector<int>{0},
+                                                   count_and_min(), AggregateMode::Partial);
+  HashAggregateOp* p = partial.get();
+  HashAggregateOp fin(ctx, 0, std::move(partial), std::vector<int>{0}, count_and_min(), AggregateMode::Final);
+  V out = sorted(drain(fin));
+  if (partial_stats) *partial_stats = p->stats();
+  return out;
+}
+
+TEST(SpillInPlaceTest, ARefusedPartialAggregateEmitsTheGroupsItHeldAndTheFinalAboveMergesThem) {
+  const Batch in = rows(60000, 30000, 3, "x");
+  TestContext free_tc;
+  const V want = two_phase(&free_tc.ctx, in);
+  ASSERT_GT(want.size(), 20000u);
+  const int64_t limit = free_tc.memory.peak() / 3;
+
+  InPlaceContext yes(limit, true);
+  OperatorStats partial_stats;
+  const V got = two_phase(&yes.tc.ctx, in, &partial_stats);
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(yes.asked, 1);
+  EXPECT_EQ(yes.asked_by, "HashAggregate");
+  EXPECT_GE(partial_stats.spills, 1u) << "the Partial, which fills first, emitted early";
+  EXPECT_LE(yes.tc.memory.peak(), limit);
+  EXPECT_EQ(yes.tc.memory.used(), 0);
+
+  InPlaceContext no(limit, false);
+  EXPECT_THROW(two_phase(&no.tc.ctx, in), Error);
+  EXPECT_EQ(no.asked, 1);
+}
+
+TEST(SpillInPlaceTest, APartialWithRoomForFewGroupsPassesTheRowsItCannotHoldOn) {
+  // Spilling on and the limit held but for a few KB by other operators (as in place, where the tables built before
+  // stay): the Partial holds a few groups at a time. It emits them and passes the rows refused on as one-row
+  // states, one cycle per input batch at most; starting over with those rows took a cycle per group.
+  const Batch in = rows(60000, 30000, 3, "x");
+  TestContext free_tc;
+  const V want = two_phase(&free_tc.ctx, in);
+  const int64_t limit = 1 << 20;
+  TestContext tc(limit);
+  tc.ctx.spill = true;
+  tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
+  tc.memory.set_spill_reserve(spill_reserve_for(limit, 1));
+  tc.memory.charge(limit - spill_reserve_for(limit, 1) - (4 << 10), "held elsewhere", 0);
+  HashAggregateOp partial(&tc.ctx, 0, source(&tc.ctx, in, 1000), {0}, count_and_min(), AggregateMode::Partial);
+  partial.open();
+  Batch states, b;
+  reset_batch(states, partial.output_types());
+  while (partial.next(b))
+    for (size_t c = 0; c < b.columns.size(); ++c) append_range(states.columns[c], b.columns[c], 0, b.rows);
+  states.rows = partial.stats().rows_out;
+  EXPECT_LE(partial.stats().spills, 60u) << "at most a cycle per input batch";
+
+  HashAggregateOp fin(&free_tc.ctx, 0, source(&free_tc.ctx, states), {0}, count_and_min(), AggregateMode::Final);
+  EXPECT_EQ(sorted(drain(fin)), want);
+}
+
+TEST(SpillInPlaceTest, ASingleAggregateStillFailsWithoutAsking) {
+  // Its states are not rows of its input: there is no layout to write the groups it holds to its files in.
+  const Batch in = rows(60000, 30000, 3, "x");
+  auto single = [&](ExecContext* ctx) {
+    HashAggregateOp op(ctx, 0, source(ctx, in, 1000), {0}, {{AggKind::CountStar, -1, false, DataType::bigint()}},
+                       AggregateMode::Single);
+    return drain(op);
+  };
+  TestContext free_tc;
+  single(&free_tc.ctx);
+  InPlaceContext yes(free_tc.memory.peak() / 3, true);
+  EXPECT_THROW(single(&yes.tc.ctx), Error);
+  EXPECT_EQ(yes.asked, 0);
 }
 
 }  // namespace
