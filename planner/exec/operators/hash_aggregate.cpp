@@ -213,9 +213,11 @@ void HashAggregateOp::charge_growth() {
       live += d->live_bytes();
     }
   if (total <= charged_) return set_live(live);
-  const bool can_switch = !group_keys_.empty() && mode_ != AggregateMode::Single;  // class comment
-  if (can_switch && !charge_or_spill(total - charged_, live)) return switch_to_spilling();
-  if (!can_switch) charge(total - charged_, live);
+  if (group_keys_.empty() || mode_ == AggregateMode::Single) {
+    charge(total - charged_, live);
+  } else if (!charge_or_spill(total - charged_, live)) {
+    return switch_to_spilling();  // spilling is on (it turned on in place): the class comment
+  }
   charged_ = total;
 }
 
