@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <random>
 
+#include "planner/exec/batch_gather.hpp"
 #include "planner/exec/operators/hash_aggregate.hpp"
 #include "tests/unit/planner/exec/exec_test_util.hpp"
 
@@ -205,6 +206,32 @@ TEST(HashAggregateSpillTest, PartialEmitsEarlyAndFinalMerges) {
   EXPECT_LE(two.peak, limit);
   EXPECT_EQ(two.stats.spilled_rows, 0u);  // nothing written: the groups went up early
   EXPECT_GT(two.stats.rows_out, ref.rows.size());  // some groups were emitted more than once
+}
+
+TEST(HashAggregateSpillTest, APartialWithRoomForFewGroupsPassesRowsOnAsStatesOfEveryFunction) {
+  // The limit held but for a few KB elsewhere: the Partial passes most rows on as one-row states (pass_through),
+  // which the Final must merge into every function's exact result (AVG's sum and count, NULLs, string MIN/MAX).
+  Batch in = data(20000, 5000);
+  AggRun ref = run(in, {0}, all_aggs(), int64_t{1} << 40, false);
+  const int64_t limit = 1 << 20;
+  TestContext tc(limit);
+  tc.ctx.spill = true;
+  tc.ctx.spill_directory = spill_dir();
+  tc.memory.set_spill_reserve(spill_reserve_for(limit, 1));
+  tc.memory.charge(limit - spill_reserve_for(limit, 1) - (8 << 10), "held elsewhere", 0);
+  HashAggregateOp partial(&tc.ctx, 0, source(&tc.ctx, in, 500), {0}, all_aggs(), AggregateMode::Partial);
+  partial.open();
+  Batch states, b;
+  reset_batch(states, partial.output_types());
+  while (partial.next(b))
+    for (size_t c = 0; c < b.columns.size(); ++c) append_range(states.columns[c], b.columns[c], 0, b.rows);
+  states.rows = partial.stats().rows_out;
+  EXPECT_GT(states.rows, in.rows / 2) << "most rows passed on";
+
+  TestContext free_tc;
+  std::vector<int> final_keys{0};
+  HashAggregateOp fin(&free_tc.ctx, 0, source(&free_tc.ctx, states), final_keys, all_aggs(), AggregateMode::Final);
+  EXPECT_EQ(sorted(drain(fin)), ref.rows);
 }
 
 TEST(HashAggregateSpillTest, EmptyInputs) {
