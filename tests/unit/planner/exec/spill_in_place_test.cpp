@@ -10,7 +10,6 @@
 #include <random>
 
 #include "planner/common/error.hpp"
-#include "planner/exec/batch_gather.hpp"
 #include "planner/exec/exchange.hpp"
 #include "planner/exec/operators/exchange_sink.hpp"
 #include "planner/exec/operators/exchange_source.hpp"
@@ -214,32 +213,6 @@ TEST(SpillInPlaceTest, ARefusedPartialAggregateEmitsTheGroupsItHeldAndTheFinalAb
   const Batch in = rows(60000, 30000, 3, "x");
   expect_aggregate_spills_in_place([&](ExecContext* ctx, OperatorStats* s) { return two_phase(ctx, in, s); },
                                    /*writes=*/false);
-}
-
-TEST(SpillInPlaceTest, APartialWithRoomForFewGroupsPassesTheRowsItCannotHoldOn) {
-  // Spilling on and the limit held but for a few KB by other operators (as in place, where the tables built before
-  // stay): the Partial holds a few groups at a time. It emits them and passes the rows refused on as one-row
-  // states, one cycle per input batch at most; starting over with those rows took a cycle per group.
-  const Batch in = rows(60000, 30000, 3, "x");
-  TestContext free_tc;
-  const V want = two_phase(&free_tc.ctx, in);
-  const int64_t limit = 1 << 20;
-  TestContext tc(limit);
-  tc.ctx.spill = true;
-  tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
-  tc.memory.set_spill_reserve(spill_reserve_for(limit, 1));
-  tc.memory.charge(limit - spill_reserve_for(limit, 1) - (4 << 10), "held elsewhere", 0);
-  HashAggregateOp partial(&tc.ctx, 0, source(&tc.ctx, in, 1000), {0}, count_and_min(), AggregateMode::Partial);
-  partial.open();
-  Batch states, b;
-  reset_batch(states, partial.output_types());
-  while (partial.next(b))
-    for (size_t c = 0; c < b.columns.size(); ++c) append_range(states.columns[c], b.columns[c], 0, b.rows);
-  states.rows = partial.stats().rows_out;
-  EXPECT_LE(partial.stats().spills, 60u) << "at most a cycle per input batch";
-
-  HashAggregateOp fin(&free_tc.ctx, 0, source(&free_tc.ctx, states), {0}, count_and_min(), AggregateMode::Final);
-  EXPECT_EQ(sorted(drain(fin)), want);
 }
 
 TEST(SpillInPlaceTest, ASingleAggregateStillFailsWithoutAsking) {
