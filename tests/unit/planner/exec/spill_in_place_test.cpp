@@ -178,7 +178,9 @@ void expect_aggregate_spills_in_place(const std::function<V(ExecContext*, Operat
   EXPECT_EQ(yes.asked, 1);
   EXPECT_EQ(yes.asked_by, "HashAggregate");
   EXPECT_GE(stats.spills, 1u);
-  if (writes) EXPECT_GT(stats.spilled_rows, 0u);
+  if (writes) {
+    EXPECT_GT(stats.spilled_rows, 0u);
+  }
   EXPECT_LE(yes.tc.memory.peak(), limit);
   EXPECT_EQ(yes.tc.memory.used(), 0);
 
