@@ -478,14 +478,24 @@ bool HashAggregateOp::consume_spilling(const Batch& in) {
     if (depth_ >= kMaxSpillDepth)
       spill_failed(fmt::format("a partition split {} times still has more groups than fit beside the {} held",
                                depth_, group_count_));
-    full_ = true;
-    std::vector<DataType> types = children_[0]->output_types();
-    for (int p = 0; p < kSpillFanout; ++p)
-      writers_.push_back(std::make_unique<SpillFile>(types, ctx_->spill_directory, buffer_bytes_));
-    sync_io_charge();
+    start_writing();
   }
   spill_rows(in, missing_rows_);
   return true;
+}
+
+void HashAggregateOp::start_writing() {
+  full_ = true;
+  const std::vector<DataType>& types = children_[0]->output_types();
+  for (int p = 0; p < kSpillFanout; ++p)
+    writers_.push_back(std::make_unique<SpillFile>(types, ctx_->spill_directory, buffer_bytes_));
+  sync_io_charge();
+}
+
+const std::vector<uint32_t>& HashAggregateOp::identity(size_t n) {
+  while (identity_.size() < n) identity_.push_back(static_cast<uint32_t>(identity_.size()));
+  identity_.resize(n);
+  return identity_;
 }
 
 void HashAggregateOp::finish_source() {
@@ -538,13 +548,8 @@ void HashAggregateOp::switch_to_spilling() {
   // Their charge is given back first: the files' buffers must fit, and the table is freed right after.
   release(charged_);
   charged_ = 0;
-  full_ = true;
-  std::vector<DataType> types = children_[0]->output_types();
-  for (int p = 0; p < kSpillFanout; ++p)
-    writers_.push_back(std::make_unique<SpillFile>(types, ctx_->spill_directory, buffer_bytes_));
-  sync_io_charge();
+  start_writing();
   Batch held;
-  std::vector<uint32_t> all;
   std::vector<const ColumnVector*> keys;
   for (size_t begin = 0; begin < group_count_; begin += kBatchSize) {
     const size_t end = std::min(group_count_, begin + kBatchSize);
@@ -552,9 +557,7 @@ void HashAggregateOp::switch_to_spilling() {
     keys.clear();
     for (size_t c = 0; c < group_keys_.size(); ++c) keys.push_back(&held.columns[c]);
     groups_.find(keys, held.rows, scratch_ids_);  // the rows' hashes, for their partitions
-    all.resize(held.rows);
-    for (size_t r = 0; r < held.rows; ++r) all[r] = static_cast<uint32_t>(r);
-    spill_rows(held, all);
+    spill_rows(held, identity(held.rows));
   }
   groups_.clear();
   for (auto& st : states_) st.clear();
@@ -567,14 +570,13 @@ void HashAggregateOp::pass_through(const Batch& in, Batch& out) {
   const size_t k = group_keys_.size();
   for (size_t c = 0; c < k; ++c) append_range(out.columns[c], in.columns[static_cast<size_t>(group_keys_[c])], 0, in.rows);
   if (row_states_.empty()) row_states_ = states_;  // the same accumulators, one group per row
-  identity_.resize(in.rows);
-  for (size_t r = 0; r < in.rows; ++r) identity_[r] = static_cast<uint32_t>(r);
+  const std::vector<uint32_t>& groups = identity(in.rows);
   size_t col = k;
   for (AggState& st : row_states_) {
     st.clear();
     st.resize(in.rows);
     const int input = st.input();
-    st.update(input >= 0 ? &in.columns[static_cast<size_t>(input)] : nullptr, identity_.data(), in.rows);
+    st.update(input >= 0 ? &in.columns[static_cast<size_t>(input)] : nullptr, groups.data(), in.rows);
     st.append_to(out.columns[col++], 0, in.rows);
   }
   out.rows = in.rows;

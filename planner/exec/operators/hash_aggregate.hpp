@@ -75,8 +75,12 @@ class HashAggregateOp : public ExecOperator {
   void start_spilling_mode();
   /// Spilling turned on while this Partial or Final aggregate ran without it: see the class comment.
   void switch_to_spilling();
+  /// The table is full: new groups' rows go to kSpillFanout partition files from now on.
+  void start_writing();
   /// A Partial's input rows as one-row states, in its output layout.
   void pass_through(const Batch& in, Batch& out);
+  /// 0, 1, ..., n - 1: every row of a batch (as rows to spill, or each its own group).
+  const std::vector<uint32_t>& identity(size_t n);
   static constexpr size_t kPassThroughBelowGroups = kBatchSize;
   /// Consumes one batch; false when a Partial aggregate must emit its groups first (pending_ then holds the
   /// rows still to consume).
@@ -105,7 +109,7 @@ class HashAggregateOp : public ExecOperator {
   bool has_pending_ = false;
   bool pass_pending_ = false;  ///< a Partial passes pending_ on (pass_through) once it emitted its groups
   std::vector<AggState> row_states_;  ///< pass_through's accumulators
-  std::vector<uint32_t> identity_;
+  std::vector<uint32_t> identity_;  ///< identity()'s
   Batch pending_;
   Batch sub_;
   std::vector<std::unique_ptr<SpillFile>> writers_;
