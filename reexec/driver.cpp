@@ -63,6 +63,20 @@ void warn(const StatementInput& in, std::string text) {
   if (in.warnings) in.warnings->push_back(std::move(text));
 }
 
+/// "; counted 2 filtered scans first (1.2 ms): customer 6.0k -> 27.5k rows, part 418 -> 6.6k rows" (reexec_count_scans:
+/// the scans whose count changed the estimate shown; empty when none was counted).
+std::string counted_note(const AttemptRun& run) {
+  if (run.counted.empty() || !run.counting) return "";
+  std::string shown;
+  for (const CountedScan& c : run.counted) {
+    const std::string est = short_count(c.estimate), rows = short_count(c.rows);
+    if (est != rows) shown += fmt::format("{}{} {} -> {} rows", shown.empty() ? ": " : ", ", c.table, est, rows);
+  }
+  const size_t n = run.counted.size();
+  return fmt::format("; counted {} filtered scan{} first ({:.1f} ms){}", n, n == 1 ? "" : "s", run.counting->elapsed_ms,
+                     shown.empty() ? ": as estimated" : shown);
+}
+
 /// Spilling in place: plans attempt number + 1 as the driver would after MEMORY_LIMIT_EXCEEDED (with `next`, the
 /// settings plus spill = on), with what the running attempt observed so far (`seen`) known on top of the scopes,
 /// and says whether the attempt goes on spilling: when that gives the plan that runs, or (reexec_spill_in_place =
@@ -241,6 +255,7 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
     following.settings.fault_injection.times = faults_left;
     following.charge_loads_of = first_limits.get();
     const bool replan = next.replan || !run.compiled;
+    following.count_scans = replan && next.count_scans;
     bool changed = false;
     std::string notes;
     for (auto& n : next.notes) notes += "; " + n;
@@ -292,7 +307,7 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
       }
       break;
     }
-    std::string reason = after + notes;
+    std::string reason = after + notes + counted_note(following);
     if (!replan || !changed) reason += "; same plan";
     else reason += diff;
     reason += decided;

@@ -34,6 +34,9 @@ struct NextAttempt {
   /// Plan again, with what the scopes know now (the failed attempt's observations included); false
   /// re-runs the previous attempt's plan as it is.
   bool replan = false;
+  /// Before the re-plan, count the filtered scans the failed attempt did not count to the end
+  /// (count_filtered_scans), so the new plan starts from their true sizes.
+  bool count_scans = false;
   int backoff_ms = 0;              ///< wait this long first (the driver caps it by the time budget)
   std::vector<std::string> notes;  ///< what each plugin did, for reexec_reason ("overlay workers=8")
   /// false: plan the next attempt and decide on it, but do not run it (misestimate and slow with

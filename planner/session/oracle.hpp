@@ -1,6 +1,8 @@
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "planner/session/query_pipeline.hpp"
 #include "stats_store/stats_source.hpp"
@@ -15,6 +17,7 @@ struct OracleReport {
   size_t out_of_memory = 0;  ///< counts that exceeded the memory budget (left to the model)
   size_t cap = 0;
   double elapsed_ms = 0;
+  double cpu_ms = 0;  ///< CPU time of the counting sub-plans' executions (every worker thread)
   bool capped() const { return skipped > 0 || timed_out > 0 || out_of_memory > 0; }
   /// "oracle: N counting sub-plans in T ms" (+ "; capped at C, S relation sets left to the model").
   std::string describe() const;
@@ -33,5 +36,22 @@ struct OracleReport {
 /// memory budget and deadline). Throws what execution throws (MEMORY_LIMIT_EXCEEDED, TIMEOUT...).
 std::shared_ptr<const stats::StatsSource> oracle_cardinalities(Database& db, CompiledQuery& cq, const Settings& settings,
                                                                QueryLimits* limits, OracleReport& report);
+
+/// A filtered scan count_filtered_scans counted: the model's estimate and the count.
+struct CountedScan {
+  std::string table;
+  double estimate = 0;
+  double rows = 0;
+};
+
+/// A re-plan after a failed attempt (reexec_count_scans, docs/reexec.md): the exact row count of every filtered
+/// base-table scan of `cq` that `known` (by its exact signature) has no exact count of and whose scan costs at most
+/// 5 % of `cq`'s plan (counting reads the table once more), each computed by a COUNT(*)
+/// sub-plan as the oracle's inputs are (under `limits`, at most oracle_max_subplans), answered with source
+/// `runtime` (they are counts of this data, as an attempt's observations are). `counted` gets each one counted.
+std::shared_ptr<const stats::StatsSource> count_filtered_scans(Database& db, CompiledQuery& cq, const Settings& settings,
+                                                               QueryLimits* limits,
+                                                               const std::function<bool(const sig::Signature&)>& known,
+                                                               OracleReport& report, std::vector<CountedScan>& counted);
 
 }  // namespace hindsight

@@ -27,7 +27,7 @@ std::vector<std::string> setting_names() {
           "oracle_subplan_memory_limit", "reexec_strategies",
           "reexec_max_attempts", "reexec_time_budget", "reexec_overlay", "reexec_overlay.<ERROR_CODE>",
           "reexec_qerror_threshold", "reexec_min_gain", "reexec_on_misestimate", "reexec_slow_factor",
-          "reexec_slow_ms", "reexec_fail_early", "reexec_spill_in_place", "regression_guard", "fault_injection", "spill",
+          "reexec_slow_ms", "reexec_fail_early", "reexec_count_scans", "reexec_spill_in_place", "regression_guard", "fault_injection", "spill",
           "spill_directory"};
 }
 
@@ -311,6 +311,8 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
     s.regression_guard = on_off("on or off");
   } else if (name == "reexec_fail_early") {
     s.reexec_fail_early = on_off("on or off");
+  } else if (name == "reexec_count_scans") {
+    s.reexec_count_scans = on_off("on or off");
   } else if (name == "reexec_spill_in_place") {
     const std::string v = lower(value);
     const char* expected =

@@ -69,6 +69,10 @@ struct Settings {
   /// the error among the strategies, an attempt left, spill off) fails as soon as a hash join build or an exchange buffer, extrapolated
   /// by how far its input got, would exceed memory_limit, instead of after most of its work (docs/reexec.md).
   bool reexec_fail_early = true;
+  /// A re-plan after MEMORY_LIMIT_EXCEEDED or TIMEOUT (reoptimize) first counts the filtered base-table scans the
+  /// failed attempt did not count to the end (a COUNT(*) sub-plan each), so the new plan starts from their true
+  /// sizes (docs/reexec.md).
+  bool reexec_count_scans = true;
   /// When re-execution would answer MEMORY_LIMIT_EXCEEDED with the same plan and spilling on (the `spill`
   /// strategy, an attempt left, no overlay for the error), the attempt's first overflow re-plans with what the
   /// attempt observed so far; the attempt goes on spilling instead of failing when (docs/reexec.md):

@@ -86,7 +86,7 @@ Attempt AttemptRun::report() const {
   a.plan_hash = compiled ? plan_hash(*compiled) : "";
   if (aborted) return a;  // as before the runner existed: a stage that threw reports no timings
   a.elapsed_ms = executed.elapsed_ms;
-  a.cpu_ms = executed.cpu_ms;
+  a.cpu_ms = executed.cpu_ms + (counting ? counting->cpu_ms : 0);
   a.plan_ms = compiled ? compiled->plan_ms : 0;
   a.stats_ms = stats_ms;
   a.peak_memory = executed_run ? executed.peak_memory : 0;
@@ -103,7 +103,7 @@ void plan_attempt(const StatementInput& in, AttemptRun& run) {
     run.limits = std::make_unique<QueryLimits>(run.settings);
     if (run.charge_loads_of) run.limits->charge_loads_of(*run.charge_loads_of);
     // The scopes this attempt reads: the planner asks them (one read each, for the tables the
-    // statement reads); the oracle, when asked for, answers before every scope.
+    // statement reads); the oracle, or a re-plan's counted scans, when asked for, answer before every scope.
     std::shared_ptr<const stats::StatsSource> oracle;
     StatsProvider provider;
     if (!in.scopes.empty())
@@ -128,6 +128,24 @@ void plan_attempt(const StatementInput& in, AttemptRun& run) {
       run.compiled = compile_query(in.db, in.query, in.sql, run.settings, true, provider, run.limits.get());
       if (report.capped() && in.warnings) in.warnings->push_back(report.describe());
       run.oracle = report;
+    } else if (run.count_scans && run.compiled) {
+      // Count the filtered scans the failed attempt did not count to the end, then plan again knowing them: the
+      // counting is this attempt's planning (plan_ms) and work (cpu_ms).
+      const double first_ms = run.compiled->plan_ms;
+      auto known = [&](const sig::Signature& s) {
+        if (!run.answers) return false;
+        auto o = run.answers->find(stats::StatsSource::KeyKind::Exact, s);
+        return o && !o->lower_bound;
+      };
+      OracleReport report;
+      oracle = count_filtered_scans(in.db, *run.compiled, run.settings, run.limits.get(), known, report, run.counted);
+      run.counting = report;
+      if (!run.counted.empty()) {
+        if (!provider) provider = [&](const std::vector<stats::TableVersion>&) { return oracle; };
+        run.compiled = compile_query(in.db, in.query, in.sql, run.settings, true, provider, run.limits.get());
+        run.compiled->plan_ms += first_ms;
+      }
+      run.compiled->plan_ms += report.elapsed_ms;
     }
     // The guard's look-up (and its re-plan, which replaces the plan) is planning a user's query pays: in plan_ms.
     const auto guard_t0 = std::chrono::steady_clock::now();

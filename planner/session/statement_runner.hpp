@@ -113,6 +113,11 @@ struct AttemptRun {
   const QueryLimits* charge_loads_of = nullptr;
   std::unique_ptr<CompiledQuery> compiled;
   std::optional<OracleReport> oracle;
+  /// Count the filtered scans the scopes know no exact count of before planning (count_filtered_scans: a
+  /// re-plan after a failed attempt, settings.reexec_count_scans); what was counted and what it cost.
+  bool count_scans = false;
+  std::optional<OracleReport> counting;
+  std::vector<CountedScan> counted;
   ExecutedQuery executed;
   bool executed_run = false;                 ///< execute_attempt ran (executed holds the run)
   std::optional<Error> error;                ///< what ended the attempt (compilation or execution)

@@ -15,8 +15,17 @@ class ReoptimizePlugin final : public Plugin {
     if (!o.error || !o.plan || !o.run) return false;
     return *o.error == ErrorCode::MEMORY_LIMIT_EXCEEDED || *o.error == ErrorCode::TIMEOUT;
   }
-  void prepare(const AttemptOutcome&, NextAttempt& next) noexcept override { next.replan = true; }
+  void begin(const Settings& settings) noexcept override { count_scans_ = settings.reexec_count_scans; }
+  void prepare(const AttemptOutcome&, NextAttempt& next) noexcept override {
+    next.replan = true;
+    // What the failed attempt never reached is still the model's guess; a filtered scan is cheap to count
+    // exactly, and a misestimated one is where re-plans went wrong (docs/reexec.md).
+    next.count_scans = next.count_scans || count_scans_;
+  }
   // accept_plan: the default (only a plan that changed is worth running again).
+
+ private:
+  bool count_scans_ = true;
 };
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "planner/session/explain.hpp"
 #include "planner/sql/parser.hpp"
 #include "stats_store/memory_repository.hpp"
@@ -224,6 +226,44 @@ TEST(ReExecDriverTest, PlainExplainPlansOnce) {
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r.attempts.empty());
   ASSERT_TRUE(r.compiled);
+}
+
+// reexec_count_scans: a re-plan after MEMORY_LIMIT_EXCEEDED first counts the filtered scan the failed attempt did not
+// finish (customer's: the fault stops the first scan to produce a row, the build side's), and plans with its true
+// size; with it off, the re-plan has only the model or what the cut-short scan extrapolates.
+TEST(ReExecDriverTest, ARePlanCountsTheFilteredScansTheFailedAttemptDidNotFinish) {
+  const std::string sql =
+      "SELECT count(*) FROM lineitem JOIN orders ON l_orderkey = o_orderkey JOIN customer ON o_custkey = c_custkey "
+      "WHERE c_mktsegment = 'BUILDING' AND c_nationkey < 5";
+  const auto truth = testing::run("SELECT count(*) FROM customer WHERE c_mktsegment = 'BUILDING' AND c_nationkey < 5");
+  ASSERT_TRUE(truth.ok());
+  const double customers = static_cast<double>(truth.executed.batches.at(0).columns.at(0).get(0).i);
+  auto customer_scan = [](const StatementResult& r) {
+    const PhysicalOperator* found = nullptr;
+    std::function<void(const PhysicalOperator&)> walk = [&](const PhysicalOperator& op) {
+      if (op.kind == PhysicalOpKind::TableScan && op.as<PhysicalTableScan>().table->def.name == "customer") found = &op;
+      for (auto& c : op.children) walk(*c);
+    };
+    walk(*r.compiled->physical);
+    return found;
+  };
+  Settings s = base_settings();
+  s.reexec_strategies = {"reoptimize", "spill"};
+  s.fault_injection = parse_fault_spec("operator=TableScan;after_rows=1;error=MEMORY_LIMIT_EXCEEDED;times=1");
+  auto r = run_reexec(sql, s);
+  ASSERT_TRUE(r.ok()) << r.error->format();
+  ASSERT_EQ(r.attempts.size(), 2u);
+  const std::string& why = r.attempts[1].reexec_reason;
+  EXPECT_NE(why.find("; counted 1 filtered scan first ("), std::string::npos) << why;
+  ASSERT_TRUE(customer_scan(r));
+  EXPECT_EQ(customer_scan(r)->estimate_source, stats::EstimateSource::Runtime);
+  EXPECT_EQ(customer_scan(r)->estimated_rows, customers);
+
+  s.reexec_count_scans = false;
+  auto off = run_reexec(sql, s);
+  ASSERT_TRUE(off.ok()) << off.error->format();
+  ASSERT_EQ(off.attempts.size(), 2u);
+  EXPECT_EQ(off.attempts[1].reexec_reason.find("counted"), std::string::npos) << off.attempts[1].reexec_reason;
 }
 
 // The map-join case: under a memory limit the first plan broadcasts an underestimated build side

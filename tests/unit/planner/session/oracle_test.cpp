@@ -7,6 +7,7 @@
 
 #include "planner/session/explain.hpp"
 #include "planner/session/session.hpp"
+#include "planner/sql/parser.hpp"
 #include "tests/unit/planner/tpch_fixture.hpp"
 
 namespace hindsight {
@@ -214,6 +215,55 @@ TEST(OracleTest, ItsOwnBudgetCountsWhatTheStatementsBudgetCannotHold) {
   EXPECT_GT(r.oracle->subplans, 0u);
   EXPECT_EQ(r.oracle->out_of_memory, 0u) << r.oracle->describe();
   EXPECT_FALSE(r.oracle->capped()) << r.oracle->describe();
+}
+
+// A re-plan after a failed attempt (reexec_count_scans) counts the filtered scans that are cheap next to the plan:
+// customer's here (1.5k rows, in a plan that reads lineitem's 60k), not lineitem's, and none the scopes know.
+const char* kCheapAndDearScans =
+    "SELECT COUNT(*) FROM lineitem, orders, customer WHERE l_orderkey = o_orderkey AND o_custkey = c_custkey "
+    "AND c_mktsegment = 'BUILDING' AND c_nationkey < 5 AND l_quantity < 10";
+
+const PhysicalOperator* scan_of(const PhysicalOperator& root, const std::string& table) {
+  const PhysicalOperator* found = nullptr;
+  each_physical(root, [&](const PhysicalOperator& op) {
+    if (op.kind == PhysicalOpKind::TableScan && op.as<PhysicalTableScan>().table->def.name == table) found = &op;
+  });
+  return found;
+}
+
+TEST(OracleTest, ARePlanCountsTheFilteredScansThatAreCheapNextToThePlan) {
+  Settings s;
+  s.workers = 2;
+  auto cq = testing::compile(kCheapAndDearScans, s);
+  QueryLimits limits(s);
+  OracleReport report;
+  std::vector<CountedScan> counted;
+  auto source = count_filtered_scans(testing::tpch_db(), *cq, s, &limits, [](const sig::Signature&) { return false; },
+                                     report, counted);
+  const auto truth = testing::run("SELECT COUNT(*) FROM customer WHERE c_mktsegment = 'BUILDING' AND c_nationkey < 5");
+  ASSERT_TRUE(truth.ok());
+  const double customers = static_cast<double>(truth.executed.batches.at(0).columns.at(0).get(0).i);
+  ASSERT_EQ(counted.size(), 1u);
+  EXPECT_EQ(counted[0].table, "customer");
+  EXPECT_EQ(counted[0].rows, customers);
+  EXPECT_EQ(counted[0].estimate, scan_of(*cq->physical, "customer")->estimated_rows);
+  EXPECT_EQ(report.subplans, 1u);
+
+  // The counts answer as runtime observations: planned with them, the customer scan is estimated exactly.
+  auto stmts = sql::parse_sql(kCheapAndDearScans);
+  auto again = compile_query(testing::tpch_db(), *stmts.at(0)->as<sql::SelectStatement>().query, kCheapAndDearScans, s,
+                             true, [&](const std::vector<stats::TableVersion>&) { return source; });
+  const PhysicalOperator* customer = scan_of(*again->physical, "customer");
+  ASSERT_TRUE(customer);
+  EXPECT_EQ(customer->estimate_source, stats::EstimateSource::Runtime);
+  EXPECT_EQ(customer->estimated_rows, std::max(1.0, customers));
+  EXPECT_EQ(scan_of(*again->physical, "lineitem")->estimate_source, stats::EstimateSource::Model);
+
+  // What the scopes know exactly is not counted again.
+  std::vector<CountedScan> none;
+  count_filtered_scans(testing::tpch_db(), *cq, s, &limits, [](const sig::Signature&) { return true; }, report, none);
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(report.subplans, 0u);
 }
 
 TEST(OracleTest, SubplanMemoryLimitSetting) {
