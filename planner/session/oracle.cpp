@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -143,40 +144,50 @@ class Oracle {
     for (auto& c : cq.ctes) ctes_.push_back(c.physical.get());
   }
 
-  /// count_filtered_scans: every filtered base-table scan `known` has no exact count of, counted alone, where its
-  /// scan's cost is at most kCountableShare of the plan's.
+  /// count_filtered_scans: the filtered base-table scans `known` has no exact count of, each counted alone, cheapest
+  /// first, as long as their scans together cost at most kCountableShare of the plan's work.
   std::shared_ptr<const stats::StatsSource> run_scans(const std::function<bool(const sig::Signature&)>& known,
                                                       std::vector<CountedScan>& counted) {
     std::vector<Region> regions;
     std::vector<const LogicalOperator*> gets;
     for (auto& c : cq_.ctes) find_regions(c.logical, regions, gets);
     find_regions(cq_.logical, regions, gets);
-    // The physical operator implementing each logical node (a scan: its Get), and the plan's cost.
+    // The physical operator implementing each logical node (a scan: its Get), and the plan's work in row-touches
+    // (PlanCost::cpu: not the total, which a plan estimated over the memory limit inflates by its penalty).
     std::map<NodeId, const PhysicalOperator*> physical;
-    double plan_cost = 0;
+    double plan_work = 0;
     std::function<void(const PhysicalOperator&)> walk = [&](const PhysicalOperator& p) {
       if (p.logical_id != 0) physical[p.logical_id] = &p;
+      plan_work += p.own_cost.cpu;
       for (auto& c : p.children) walk(*c);
     };
-    for (const PhysicalOperator* p : ctes_) {
-      walk(*p);
-      plan_cost += std::max(0.0, p->subtree_cost);
-    }
+    for (const PhysicalOperator* p : ctes_) walk(*p);
     walk(*cq_.physical);
-    plan_cost += std::max(0.0, cq_.physical->subtree_cost);
+    // The unknown filtered scans (the catalog's row count of an unfiltered one is exact), cheapest first, counted
+    // while what they cost together stays within the share.
+    struct Candidate {
+      const LogicalOperator* get;
+      const PhysicalOperator* scan;
+      sig::Signature signature;
+    };
+    std::vector<Candidate> candidates;
     for (const LogicalOperator* g : gets) {
-      if (g->as<LogicalGet>().filters.empty()) continue;  // the catalog's row count is exact
       auto scan = physical.find(g->id);
-      if (scan == physical.end() || scan->second->own_cost.total > kCountableShare * plan_cost) continue;
+      if (g->as<LogicalGet>().filters.empty() || scan == physical.end()) continue;
       const sig::Signature s = signer_.sign(*g).exact;
-      if (source_->has(Kind::Exact, s) || known(s)) continue;
-      const size_t before = report_.subplans;
-      count_input(*g);
-      if (source_->has(Kind::Exact, s))
-        counted.push_back({g->as<LogicalGet>().table.name, scan->second->estimated_rows,
-                           source_->find(Kind::Exact, s)->rows});
-      else if (report_.subplans == before)
-        break;  // no room left (oracle_max_subplans)
+      if (!known(s)) candidates.push_back({g, scan->second, s});
+    }
+    std::stable_sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+      return a.scan->own_cost.cpu < b.scan->own_cost.cpu;
+    });
+    double spent = 0;
+    for (const Candidate& c : candidates) {
+      if (source_->has(Kind::Exact, c.signature)) continue;  // the same scan twice (a self-join)
+      spent += c.scan->own_cost.cpu;
+      if (spent > kCountableShare * plan_work || !room()) break;
+      count_input(*c.get);
+      if (auto rows = source_->find(Kind::Exact, c.signature))
+        counted.push_back({c.get->as<LogicalGet>().table.name, c.scan->estimated_rows, rows->rows});
     }
     return source_;
   }
@@ -429,8 +440,8 @@ class Oracle {
   }
 
   static constexpr size_t kMaxExamined = size_t{1} << 20;  // relation sets looked at per query
-  /// count_filtered_scans counts a scan whose cost is at most this share of the plan's: counting reads the table
-  /// once more (at SF 1 a string filter over lineitem's 6M rows takes about 35 ms on 4 workers, a third of some
+  /// count_filtered_scans counts scans whose costs add up to at most this share of the plan's: counting reads a
+  /// table once more (at SF 1 a string filter over lineitem's 6M rows takes about 35 ms on 4 workers, a third of some
   /// whole queries), while customer or part (150k, 200k rows) take about a millisecond.
   static constexpr double kCountableShare = 0.05;
 

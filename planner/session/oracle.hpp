@@ -45,8 +45,8 @@ struct CountedScan {
 };
 
 /// A re-plan after a failed attempt (reexec_count_scans, docs/reexec.md): the exact row count of every filtered
-/// base-table scan of `cq` that `known` (by its exact signature) has no exact count of and whose scan costs at most
-/// 5 % of `cq`'s plan (counting reads the table once more), each computed by a COUNT(*)
+/// base-table scan of `cq` that `known` (by its exact signature) has no exact count of, cheapest first, while their
+/// scans together cost at most 5 % of `cq`'s plan (counting reads each table once more), each computed by a COUNT(*)
 /// sub-plan as the oracle's inputs are (under `limits`, at most oracle_max_subplans), answered with source
 /// `runtime` (they are counts of this data, as an attempt's observations are). `counted` gets each one counted.
 std::shared_ptr<const stats::StatsSource> count_filtered_scans(Database& db, CompiledQuery& cq, const Settings& settings,
