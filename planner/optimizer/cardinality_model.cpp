@@ -19,6 +19,124 @@ const Expr* column_under_casts(const Expr& e) {
   while (x->kind == ExprKind::Cast) x = x->children[0].get();
   return x->kind == ExprKind::ColumnRef ? x : nullptr;
 }
+
+/// Rows of the values ranked k+1..last by frequency in a column whose k most common values are `mcv` (most frequent
+/// first, k >= 2): the ranks' frequencies taken to fall as a power of the rank, fitted through the first and the
+/// last of them (Zipf's law, where skewed keys follow it; a flat fit on uniform data).
+double tail_rows(const std::vector<std::pair<Value, uint64_t>>& mcv, double last) {
+  const double k = static_cast<double>(mcv.size());
+  const double first = static_cast<double>(mcv.front().second), least = static_cast<double>(mcv.back().second);
+  if (last <= k || least <= 0) return 0;
+  const double s = std::log(first / least) / std::log(k);  // frequency(r) = least * (r / k)^-s
+  auto integral = [&](double r) {                           // of frequency from 0 to r
+    return std::abs(s - 1) < 1e-6 ? least * k * std::log(r) : least * std::pow(k, s) * std::pow(r, 1 - s) / (1 - s);
+  };
+  return std::max(0.0, integral(last + 0.5) - integral(k + 0.5));
+}
+
+/// The share of a table's rows whose value in column `key` is among the keys a build side selects by their
+/// frequency in that same column, from the column's most common values (`cs`: the most frequent values, most
+/// frequent first, with their rows), or nullopt when `build` is not such a selection. The forms, above an
+/// Aggregate GROUP BY key with COUNT(*) over the table's unfiltered scan (projections of columns between):
+/// - the n most frequent keys (a Limit n over a Sort whose first key is the count, descending): the first n most
+///   common values' rows, exactly when n is within them, and past them by tail_rows (skewed keys) or at the average;
+/// - the keys with at least c rows (a Filter count > c - 1 or count >= c), skewed keys only: the most common values
+///   with at least c rows, and past them, when the least of them has c rows or more, the ranks tail_rows takes to
+///   have c or more.
+/// Containment (semi_join_keep) takes the kept keys for average ones; these are the frequent ones, which on
+/// skewed data hold most of the rows (the 5 customers with the most orders: 0.01 % of the orders by containment,
+/// 19 % at SF 1 skew 1).
+constexpr double kSkewedFirst = 4;
+
+std::optional<double> frequency_selected_share(const LogicalOperator& build, ColumnId key, const ColumnStatistics& cs) {
+  // Down to the aggregate, through single-input operators, noting the ones that select.
+  std::vector<const LogicalOperator*> chain;
+  const LogicalOperator* op = &build;
+  while (op->kind == LogicalKind::Project || op->kind == LogicalKind::Limit || op->kind == LogicalKind::Sort ||
+         op->kind == LogicalKind::Filter) {
+    chain.push_back(op);
+    op = op->children.at(0).get();
+  }
+  if (op->kind != LogicalKind::Aggregate) return std::nullopt;
+  const auto& agg = op->as<LogicalAggregate>();
+  const LogicalOperator* input = op->children.at(0).get();
+  while (input->kind == LogicalKind::Project) input = input->children.at(0).get();  // the columns it reads
+  if (agg.groups.size() != 1 || input->kind != LogicalKind::Get || !input->as<LogicalGet>().filters.empty())
+    return std::nullopt;
+  ColumnId count = kInvalidColumn;
+  for (size_t i = 0; i < agg.aggs.size(); ++i)
+    if (agg.aggs[i].kind == AggKind::CountStar) count = agg.outputs[agg.groups.size() + i];
+  if (count == kInvalidColumn) return std::nullopt;
+  // Up again: the group key and the count through the projections, then what selects on the count.
+  ColumnId group = agg.groups[0];
+  int64_t top = -1;        // the n most frequent
+  double at_least = -1;    // keys with at least this many rows
+  bool sorted_by_count = false;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const LogicalOperator& n = **it;
+    if (n.kind == LogicalKind::Project) {
+      ColumnId g = kInvalidColumn, c = kInvalidColumn;
+      const auto& pr = n.as<LogicalProject>();
+      for (size_t i = 0; i < pr.exprs.size(); ++i) {
+        const Expr* col = column_under_casts(*pr.exprs[i]);
+        if (col && col->column_id == group) g = n.outputs[i];
+        if (col && col->column_id == count) c = n.outputs[i];
+      }
+      group = g;
+      count = c;
+      if (group == kInvalidColumn) return std::nullopt;
+    } else if (n.kind == LogicalKind::Sort) {
+      const auto& keys = n.as<LogicalSort>().keys;
+      sorted_by_count = !keys.empty() && keys[0].column == count && !keys[0].ascending;
+    } else if (n.kind == LogicalKind::Limit) {
+      const auto& l = n.as<LogicalLimit>();
+      if (!sorted_by_count || l.offset != 0 || l.limit < 0 || top >= 0) return std::nullopt;
+      top = l.limit;
+    } else {  // Filter: only count > c or count >= c
+      for (auto& c : n.as<LogicalFilter>().conjuncts) {
+        const Expr* col = c->kind == ExprKind::Call && c->children.size() == 2 ? column_under_casts(*c->children[0])
+                                                                               : nullptr;
+        if (!col || col->column_id != count || !c->children[1]->is_constant() || c->children[1]->value.is_null ||
+            (c->op != ScalarOp::Gt && c->op != ScalarOp::Ge))
+          return std::nullopt;
+        const double v = c->children[1]->value.as_double();
+        at_least = std::max(at_least, c->op == ScalarOp::Gt ? std::floor(v) + 1 : std::ceil(v));
+      }
+    }
+  }
+  if (group != key || (top < 0 && at_least < 0) || cs.rows == 0) return std::nullopt;
+  const auto& mcv = cs.most_common;
+  if (mcv.size() < 2) return std::nullopt;
+  double mcv_rows = 0;
+  for (const auto& m : mcv) mcv_rows += static_cast<double>(m.second);
+  const double k = static_cast<double>(mcv.size());
+  const double rest_rows = std::max(0.0, static_cast<double>(cs.rows - cs.null_count) - mcv_rows);
+  const double distinct = std::max(cs.distinct, k);
+  // Skewed: the most common value holds several times the average key's rows. Else (uniform keys: the most common
+  // values are the top of a narrow spread, and a power fit through them says nothing of the rest) the keys past
+  // them are average ones, and a frequency threshold is left to containment.
+  const double average = static_cast<double>(cs.rows - cs.null_count) / distinct;
+  const bool skewed = static_cast<double>(mcv.front().second) >= kSkewedFirst * average;
+  double rows = 0;
+  if (top >= 0) {
+    for (size_t i = 0; i < mcv.size() && i < static_cast<size_t>(top); ++i) rows += static_cast<double>(mcv[i].second);
+    const double last = std::min(static_cast<double>(top), distinct);
+    rows += std::min(rest_rows, skewed ? tail_rows(mcv, last)
+                                       : std::max(0.0, last - k) * rest_rows / std::max(1.0, distinct - k));
+  } else {
+    if (!skewed) return std::nullopt;
+    for (const auto& m : mcv)
+      if (static_cast<double>(m.second) >= at_least) rows += static_cast<double>(m.second);
+    const double first = static_cast<double>(mcv.front().second), least = static_cast<double>(mcv.back().second);
+    if (least >= at_least) {
+      // The last rank whose fitted frequency is still c or more (every rank on a flat fit).
+      const double s = std::log(first / least) / std::log(k);
+      const double last = s < 1e-3 ? distinct : std::min(distinct, k * std::pow(least / at_least, 1 / s));
+      rows += std::min(rest_rows, tail_rows(mcv, last));
+    }
+  }
+  return std::min(1.0, rows / static_cast<double>(cs.rows));
+}
 }  // namespace
 
 CardinalityModel::CardinalityModel(std::function<double(const TableDef&)> table_rows)
@@ -209,6 +327,11 @@ double CardinalityModel::semi_join_keep(const LogicalJoin& j, const std::set<Col
     if (!l || !r) continue;
     double right_ndv = std::min(std::max(1.0, r->distinct), std::max(1.0, right_rows));
     match = std::min(1.0, right_ndv / std::max(1.0, l->distinct)) * (1 - l->null_fraction());
+    // Keys the right side selects by their frequency in this very column (IN the most ordered customers): the rows
+    // they hold, not their number, say how many left rows match.
+    if (l == r && j.children.size() == 2 && j.children[1])
+      if (auto share = frequency_selected_share(*j.children[1], y->column_id, *r))
+        match = std::max(match, *share);
     break;
   }
   // A condition beyond the equi-keys (TPC-H Q21's l_suppkey <> l_suppkey) must hold for the pair as well: a left
