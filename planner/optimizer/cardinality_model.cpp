@@ -63,6 +63,7 @@ std::optional<double> frequency_selected_share(const LogicalOperator& build, Col
   while (input->kind == LogicalKind::Project) input = input->children.at(0).get();  // the columns it reads
   if (agg.groups.size() != 1 || input->kind != LogicalKind::Get || !input->as<LogicalGet>().filters.empty())
     return std::nullopt;
+  if (agg.outputs.size() != agg.groups.size() + agg.aggs.size()) return std::nullopt;
   ColumnId count = kInvalidColumn;
   for (size_t i = 0; i < agg.aggs.size(); ++i)
     if (agg.aggs[i].kind == AggKind::CountStar) count = agg.outputs[agg.groups.size() + i];
@@ -104,7 +105,8 @@ std::optional<double> frequency_selected_share(const LogicalOperator& build, Col
       }
     }
   }
-  if (group != key || (top < 0 && at_least < 0) || cs.rows == 0) return std::nullopt;
+  // (A threshold of one row or none keeps every key: containment says as much. Both forms at once: left to it too.)
+  if (group != key || (top < 0 && at_least <= 1) || (top >= 0 && at_least > 0) || cs.rows == 0) return std::nullopt;
   const auto& mcv = cs.most_common;
   if (mcv.size() < 2) return std::nullopt;
   double mcv_rows = 0;
