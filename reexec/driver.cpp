@@ -63,7 +63,7 @@ void warn(const StatementInput& in, std::string text) {
   if (in.warnings) in.warnings->push_back(std::move(text));
 }
 
-/// "; counted 2 filtered scans first (1.2 ms): customer 6.0k -> 27.5k rows, part 418 -> 6.6k rows" (reexec_count_scans:
+/// "; counted 2 filtered scans first (1.2 ms): customer 6.0k -> 28k rows, part 418 -> 6.6k rows" (reexec_count_scans:
 /// the scans whose count changed the estimate shown; empty when none was counted).
 std::string counted_note(const AttemptRun& run) {
   if (run.counted.empty() || !run.counting) return "";

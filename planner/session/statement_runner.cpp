@@ -103,14 +103,15 @@ void plan_attempt(const StatementInput& in, AttemptRun& run) {
     run.limits = std::make_unique<QueryLimits>(run.settings);
     if (run.charge_loads_of) run.limits->charge_loads_of(*run.charge_loads_of);
     // The scopes this attempt reads: the planner asks them (one read each, for the tables the
-    // statement reads); the oracle, or a re-plan's counted scans, when asked for, answer before every scope.
-    std::shared_ptr<const stats::StatsSource> oracle;
+    // statement reads); counts made for this attempt (the oracle's, or a re-plan's counted scans) answer before
+    // every scope.
+    std::shared_ptr<const stats::StatsSource> counts;
     StatsProvider provider;
     if (!in.scopes.empty())
       provider = [&](const std::vector<stats::TableVersion>& tables) -> std::shared_ptr<const stats::StatsSource> {
         const auto t0 = std::chrono::steady_clock::now();
         auto layered = std::make_shared<stats::LayeredStatsSource>();
-        layered->add(oracle);
+        layered->add(counts);
         for (auto* scope : in.scopes) layered->add(scope->snapshot(tables, run.settings.stats_max_drift));
         // What the planning is told is remembered with the plan's time (the regression guard replays it).
         auto recorder = std::make_shared<stats::RecordingStatsSource>(std::move(layered));
@@ -123,8 +124,8 @@ void plan_attempt(const StatementInput& in, AttemptRun& run) {
     if (run.settings.cardinality == "oracle") {
       // Count what the optimizer will price, over the plan just made, then plan again knowing it.
       OracleReport report;
-      oracle = oracle_cardinalities(in.db, *run.compiled, run.settings, run.limits.get(), report);
-      if (!provider) provider = [&](const std::vector<stats::TableVersion>&) { return oracle; };
+      counts = oracle_cardinalities(in.db, *run.compiled, run.settings, run.limits.get(), report);
+      if (!provider) provider = [&](const std::vector<stats::TableVersion>&) { return counts; };
       run.compiled = compile_query(in.db, in.query, in.sql, run.settings, true, provider, run.limits.get());
       if (report.capped() && in.warnings) in.warnings->push_back(report.describe());
       run.oracle = report;
@@ -138,10 +139,15 @@ void plan_attempt(const StatementInput& in, AttemptRun& run) {
         return o && !o->lower_bound;
       };
       OracleReport report;
-      oracle = count_filtered_scans(in.db, *run.compiled, run.settings, run.limits.get(), known, report, run.counted);
+      try {
+        counts = count_filtered_scans(in.db, *run.compiled, run.settings, run.limits.get(), known, report, run.counted);
+      } catch (const Error& e) {  // the plan made without the counts stands; the attempt meets the error if it lasts
+        run.counted.clear();
+        if (in.warnings) in.warnings->push_back("re-execution: counting the filtered scans failed: " + e.message());
+      }
       run.counting = report;
       if (!run.counted.empty()) {
-        if (!provider) provider = [&](const std::vector<stats::TableVersion>&) { return oracle; };
+        if (!provider) provider = [&](const std::vector<stats::TableVersion>&) { return counts; };
         run.compiled = compile_query(in.db, in.query, in.sql, run.settings, true, provider, run.limits.get());
         run.compiled->plan_ms += first_ms;
       }
