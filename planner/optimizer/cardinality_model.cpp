@@ -20,6 +20,10 @@ const Expr* column_under_casts(const Expr& e) {
   return x->kind == ExprKind::ColumnRef ? x : nullptr;
 }
 
+/// Keys count as skewed when the most common value holds at least this many times the average key's rows (Zipf-
+/// skewed TPC-H keys: hundreds of times; uniform ones: about twice).
+constexpr double kSkewedFirst = 4;
+
 /// Rows of the values ranked k+1..last by frequency in a column whose k most common values are `mcv` (most frequent
 /// first, k >= 2): the ranks' frequencies taken to fall as a power of the rank, fitted through the first and the
 /// last of them (Zipf's law, where skewed keys follow it; a flat fit on uniform data).
@@ -46,8 +50,6 @@ double tail_rows(const std::vector<std::pair<Value, uint64_t>>& mcv, double last
 /// Containment (semi_join_keep) takes the kept keys for average ones; these are the frequent ones, which on
 /// skewed data hold most of the rows (the 5 customers with the most orders: 0.01 % of the orders by containment,
 /// 19 % at SF 1 skew 1).
-constexpr double kSkewedFirst = 4;
-
 std::optional<double> frequency_selected_share(const LogicalOperator& build, ColumnId key, const ColumnStatistics& cs) {
   // Down to the aggregate, through single-input operators, noting the ones that select.
   std::vector<const LogicalOperator*> chain;
