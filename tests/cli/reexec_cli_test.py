@@ -136,12 +136,13 @@ def test(args):
         sql = dict(rr.corpus())["q19"]
         free = rr.run_query(args.bin, skewed, sql, {"reexec_strategies": "none"}, tmp, workers=4)
         check(free.ok, f"q19 unconstrained: {free.describe()}")
+        # At 4 workers which instance takes the memory first varies: locally 12 runs of 12 overflowed, but a
+        # fresh-clone CI run under load saw three in a row fit, so up to eight are tried.
         limit = {"memory_limit": str(int(0.8 * free.peak()))}
 
         def overflowing(settings):
-            """A run whose attempt 1 overflowed (at 4 workers one in about five fits: which instance takes the memory
-            first varies), of three at most; None if none did."""
-            for _ in range(3):
+            """A run whose attempt 1 overflowed, of eight at most; None if none did."""
+            for _ in range(8):
                 r = rr.run_query(args.bin, skewed, sql, settings, tmp, workers=4)
                 if r.attempts and r.attempts[0]["spill_in_place"]:
                     return r
