@@ -134,7 +134,10 @@ def test(args):
         # (orders_with_popular_parts until session 19: since the model estimates its popular parts by their
         # frequency, its re-plan keeps the plan.)
         sql = dict(rr.corpus())["q19"]
-        free = rr.run_query(args.bin, skewed, sql, {"reexec_strategies": "none"}, tmp, workers=4)
+        # The limit from the largest of three unconstrained peaks (341-434 KB at 4 workers, by when exchange
+        # buffers fill): under a smaller one attempt 1 can overflow early, in an exchange, where the plan stays.
+        frees = [rr.run_query(args.bin, skewed, sql, {"reexec_strategies": "none"}, tmp, workers=4) for _ in range(3)]
+        free = max(frees, key=lambda r: r.peak() if r.ok else -1)
         check(free.ok, f"q19 unconstrained: {free.describe()}")
         # At 4 workers which instance takes the memory first varies: locally 12 runs of 12 overflowed, but a
         # fresh-clone CI run under load saw three in a row fit, so up to eight are tried.
