@@ -20,33 +20,42 @@ const Expr* column_under_casts(const Expr& e) {
   return x->kind == ExprKind::ColumnRef ? x : nullptr;
 }
 
+/// The frequencies of a column's values by rank past its k most common ones (`mcv`, most frequent first, k >= 2):
+/// taken to fall as a power of the rank, fitted through the first and the last of them (Zipf's law, where skewed keys
+/// follow it; a flat fit on uniform data): frequency(r) = least * (r / k)^-s.
+struct RankFrequencies {
+  explicit RankFrequencies(const std::vector<std::pair<Value, uint64_t>>& mcv)
+      : k(static_cast<double>(mcv.size())),
+        least(static_cast<double>(mcv.back().second)),
+        s(least > 0 ? std::log(static_cast<double>(mcv.front().second) / least) / std::log(k) : 0) {}
+  /// Rows of the values ranked k+1..last.
+  double rows_through(double last) const {
+    if (last <= k || least <= 0) return 0;
+    auto integral = [&](double r) {  // of frequency(r) from 0 to r
+      return std::abs(s - 1) < 1e-6 ? least * k * std::log(r) : least * std::pow(k, s) * std::pow(r, 1 - s) / (1 - s);
+    };
+    return std::max(0.0, integral(last + 0.5) - integral(k + 0.5));
+  }
+  /// The last rank whose frequency is still c or more (c <= least), at most `distinct` (every rank on a flat fit).
+  double last_rank_with(double c, double distinct) const {
+    return s < 1e-3 ? distinct : std::min(distinct, k * std::pow(least / c, 1 / s));
+  }
+  double k, least, s;
+};
+
 /// Keys count as skewed when the most common value holds at least this many times the average key's rows (Zipf-
 /// skewed TPC-H keys: hundreds of times; uniform ones: about twice).
 constexpr double kSkewedFirst = 4;
-
-/// Rows of the values ranked k+1..last by frequency in a column whose k most common values are `mcv` (most frequent
-/// first, k >= 2): the ranks' frequencies taken to fall as a power of the rank, fitted through the first and the
-/// last of them (Zipf's law, where skewed keys follow it; a flat fit on uniform data).
-double tail_rows(const std::vector<std::pair<Value, uint64_t>>& mcv, double last) {
-  const double k = static_cast<double>(mcv.size());
-  const double first = static_cast<double>(mcv.front().second), least = static_cast<double>(mcv.back().second);
-  if (last <= k || least <= 0) return 0;
-  const double s = std::log(first / least) / std::log(k);  // frequency(r) = least * (r / k)^-s
-  auto integral = [&](double r) {                           // of frequency from 0 to r
-    return std::abs(s - 1) < 1e-6 ? least * k * std::log(r) : least * std::pow(k, s) * std::pow(r, 1 - s) / (1 - s);
-  };
-  return std::max(0.0, integral(last + 0.5) - integral(k + 0.5));
-}
 
 /// The share of a table's rows whose value in column `key` is among the keys a build side selects by their
 /// frequency in that same column, from the column's most common values (`cs`: the most frequent values, most
 /// frequent first, with their rows), or nullopt when `build` is not such a selection. The forms, above an
 /// Aggregate GROUP BY key with COUNT(*) over the table's unfiltered scan (projections of columns between):
 /// - the n most frequent keys (a Limit n over a Sort whose first key is the count, descending): the first n most
-///   common values' rows, exactly when n is within them, and past them by tail_rows (skewed keys) or at the average;
+///   common values' rows, exactly when n is within them, and past them by RankFrequencies (skewed keys) or at the average;
 /// - the keys with at least c rows (a Filter count > c - 1 or count >= c), skewed keys only: the most common values
-///   with at least c rows, and past them, when the least of them has c rows or more, the ranks tail_rows takes to
-///   have c or more.
+///   with at least c rows, and past them, when the least of them has c rows or more, the ranks RankFrequencies
+///   takes to have c or more.
 /// Containment (semi_join_keep) takes the kept keys for average ones; these are the frequent ones, which on
 /// skewed data hold most of the rows (the 5 customers with the most orders: 0.01 % of the orders by containment,
 /// 19 % at SF 1 skew 1).
@@ -125,19 +134,14 @@ std::optional<double> frequency_selected_share(const LogicalOperator& build, Col
   if (top >= 0) {
     for (size_t i = 0; i < mcv.size() && i < static_cast<size_t>(top); ++i) rows += static_cast<double>(mcv[i].second);
     const double last = std::min(static_cast<double>(top), distinct);
-    rows += std::min(rest_rows, skewed ? tail_rows(mcv, last)
+    rows += std::min(rest_rows, skewed ? RankFrequencies(mcv).rows_through(last)
                                        : std::max(0.0, last - k) * rest_rows / std::max(1.0, distinct - k));
   } else {
     if (!skewed) return std::nullopt;
     for (const auto& m : mcv)
       if (static_cast<double>(m.second) >= at_least) rows += static_cast<double>(m.second);
-    const double first = static_cast<double>(mcv.front().second), least = static_cast<double>(mcv.back().second);
-    if (least >= at_least) {
-      // The last rank whose fitted frequency is still c or more (every rank on a flat fit).
-      const double s = std::log(first / least) / std::log(k);
-      const double last = s < 1e-3 ? distinct : std::min(distinct, k * std::pow(least / at_least, 1 / s));
-      rows += std::min(rest_rows, tail_rows(mcv, last));
-    }
+    const RankFrequencies ranks(mcv);
+    if (ranks.least >= at_least) rows += std::min(rest_rows, ranks.rows_through(ranks.last_rank_with(at_least, distinct)));
   }
   return std::min(1.0, rows / static_cast<double>(cs.rows));
 }

@@ -150,8 +150,7 @@ class Oracle {
                                                       std::vector<CountedScan>& counted) {
     std::vector<Region> regions;
     std::vector<const LogicalOperator*> gets;
-    for (auto& c : cq_.ctes) find_regions(c.logical, regions, gets);
-    find_regions(cq_.logical, regions, gets);
+    find_all_regions(regions, gets);
     // The physical operator implementing each logical node (a scan: its Get), and the plan's work in row-touches
     // (PlanCost::cpu: not the total, which a plan estimated over the memory limit inflates by its penalty).
     std::map<NodeId, const PhysicalOperator*> physical;
@@ -195,8 +194,7 @@ class Oracle {
   std::shared_ptr<const stats::StatsSource> run() {
     std::vector<Region> regions;
     std::vector<const LogicalOperator*> gets;
-    for (auto& c : cq_.ctes) find_regions(c.logical, regions, gets);
-    find_regions(cq_.logical, regions, gets);
+    find_all_regions(regions, gets);
     // Inputs first (every join's estimate builds on them), then the sets, smallest first.
     for (const LogicalOperator* g : gets) count_input(*g);
     for (Region& r : regions) {
@@ -217,6 +215,12 @@ class Oracle {
 
  private:
   bool room() const { return report_.subplans < report_.cap; }
+
+  /// find_regions over the plans of the CTEs and of the query.
+  void find_all_regions(std::vector<Region>& regions, std::vector<const LogicalOperator*>& gets) {
+    for (auto& c : cq_.ctes) find_regions(c.logical, regions, gets);
+    find_regions(cq_.logical, regions, gets);
+  }
 
   void count_input(const LogicalOperator& op) {
     const sig::Signature s = signer_.sign(op).exact;

@@ -119,14 +119,21 @@ void plan_attempt(const StatementInput& in, AttemptRun& run) {
         run.stats_ms += ms_since(t0);
         return recorder;
       };
-    run.compiled = compile_query(in.db, in.query, in.sql, run.settings, true, provider, run.limits.get());
+    auto compile = [&] {
+      run.compiled = compile_query(in.db, in.query, in.sql, run.settings, true, provider, run.limits.get());
+    };
+    // Once `counts` holds what was counted over the plan just made: plan again knowing it.
+    auto compile_with_counts = [&] {
+      if (!provider) provider = [&](const std::vector<stats::TableVersion>&) { return counts; };
+      compile();
+    };
+    compile();
     take_warnings(in);
     if (run.settings.cardinality == "oracle") {
       // Count what the optimizer will price, over the plan just made, then plan again knowing it.
       OracleReport report;
       counts = oracle_cardinalities(in.db, *run.compiled, run.settings, run.limits.get(), report);
-      if (!provider) provider = [&](const std::vector<stats::TableVersion>&) { return counts; };
-      run.compiled = compile_query(in.db, in.query, in.sql, run.settings, true, provider, run.limits.get());
+      compile_with_counts();
       if (report.capped() && in.warnings) in.warnings->push_back(report.describe());
       run.oracle = report;
     } else if (run.count_scans && run.compiled) {
@@ -147,8 +154,7 @@ void plan_attempt(const StatementInput& in, AttemptRun& run) {
       }
       run.counting = report;
       if (!run.counted.empty()) {
-        if (!provider) provider = [&](const std::vector<stats::TableVersion>&) { return counts; };
-        run.compiled = compile_query(in.db, in.query, in.sql, run.settings, true, provider, run.limits.get());
+        compile_with_counts();
         run.compiled->plan_ms += first_ms;
       }
       run.compiled->plan_ms += report.elapsed_ms;
