@@ -69,7 +69,7 @@ std::vector<Batch> FragmentScheduler::run(const std::vector<Fragment>& fragments
     for (size_t i : order) {
       const Fragment& f = fragments[i];
       HS_ASSERT(f.instances >= 1 && f.make, fmt::format("fragment {} has no instances", f.id));
-      built_.push_back({f.id, {}});
+      built_.push_back({f.id, {}, std::make_unique<std::atomic<bool>[]>(static_cast<size_t>(f.instances))});
       if (f.id == root_id) root_index_ = static_cast<int>(built_.size() - 1);
       for (int w = 0; w < f.instances; ++w) built_.back().roots.push_back(f.make(w));
     }
@@ -130,6 +130,7 @@ void FragmentScheduler::run_fragment(Built& f, std::vector<std::vector<Batch>>* 
           while (root.next(b)) {
           }
         }
+        f.done[static_cast<size_t>(i)].store(true, std::memory_order_release);
       } catch (const QueryCancelled&) {
         // Another instance failed (or the caller cancelled); its error is the one to report.
       } catch (const Error&) {
@@ -164,9 +165,11 @@ void FragmentScheduler::visit_operators(const std::function<void(const ExecOpera
 }
 
 void FragmentScheduler::visit_finished(const std::function<void(const ExecOperator&)>& fn) const {
-  for (size_t k = 0; k < finished_ && k < built_.size(); ++k)
-    for (const auto& r : built_[k].roots)
-      if (r) visit_tree(*r, fn);
+  for (size_t k = 0; k <= finished_ && k < built_.size(); ++k) {
+    const Built& f = built_[k];
+    for (size_t i = 0; i < f.roots.size(); ++i)
+      if (f.roots[i] && (k < finished_ || f.done[i].load(std::memory_order_acquire))) visit_tree(*f.roots[i], fn);
+  }
 }
 
 const std::vector<std::unique_ptr<ExecOperator>>& FragmentScheduler::instances(int fragment_id) const {

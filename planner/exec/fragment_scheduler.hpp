@@ -41,8 +41,10 @@ class FragmentScheduler {
   /// Calls fn on every operator instance of every fragment (pre-order per tree), including instances that never
   /// ran or failed (their stats have complete == false).
   void visit_operators(const std::function<void(const ExecOperator&)>& fn) const;
-  /// Calls fn on every operator instance of the fragments that have finished running (all of them once run() has
-  /// returned). Safe from a worker of the fragment that runs now: the fragments before it finished before it began.
+  /// Calls fn on every operator instance that has finished running: every instance of the fragments that finished
+  /// (all of them once run() has returned) and the instances of the running fragment that ran to their end. Safe
+  /// from a worker of the fragment that runs now: an instance is marked done after its last next(), and nothing
+  /// touches its operators after that.
   void visit_finished(const std::function<void(const ExecOperator&)>& fn) const;
   /// Root operators of a fragment's instances (empty if it was not built).
   const std::vector<std::unique_ptr<ExecOperator>>& instances(int fragment_id) const;
@@ -57,6 +59,8 @@ class FragmentScheduler {
   struct Built {
     int id;
     std::vector<std::unique_ptr<ExecOperator>> roots;
+    /// Per instance: it ran to its end (set by its worker after its last next(), read by visit_finished).
+    std::unique_ptr<std::atomic<bool>[]> done;
   };
   void run_fragment(Built& f, std::vector<std::vector<Batch>>* outputs);
   void record_failure(std::exception_ptr e);

@@ -170,11 +170,13 @@ bool spill_in_place(const ExecOperator& overflowing, QueryLimits& limits, const 
   MemoryTracker& memory = limits.memory();
   ExecutedQuery seen;
   seen.exec = out.exec;
+  // The fragments that finished, and the instances of the running one that ran to their end (on 2 cores a
+  // 4-worker fragment runs two instances at a time: the third one to overflow finds the first two done).
   scheduler.visit_finished([&](const ExecOperator& op) {
     if (op.exec_id >= 0) add_stats(seen.stats, op.exec_id, op.stats());
   });
-  // The overflowing instance's own operators (this thread runs them): lower bounds. The other instances of its
-  // fragment run on other threads: not read.
+  // The overflowing instance's own operators (this thread runs them): lower bounds. The instances of its fragment
+  // still running on other threads are not read.
   std::function<void(const ExecOperator&)> cut_short = [&](const ExecOperator& op) {
     if (op.exec_id >= 0) {
       OperatorStats st = op.stats();
@@ -332,9 +334,9 @@ PlanProgress plan_progress(CompiledQuery& cq, const ExecutedQuery* run, const Se
       return;
     }
     // Cut short by a failure: the whole count is at least what the scans feeding it extrapolate to (scan_progress),
-    // and in the snapshot spilling in place decides with, a running fragment's operators are one instance's (the
-    // overflowing one's): a distributed stream's whole count is then the workers' shares of it. (A count a LIMIT
-    // stopped in a run that succeeded is what it is.)
+    // and in the snapshot spilling in place decides with, a running fragment's operators are those of the
+    // instances that finished and the overflowing one's: a distributed stream's whole count is then the workers'
+    // shares of it. (A count a LIMIT stopped in a run that succeeded is what it is.)
     double whole = rows;
     const double scanned = run->error ? scan_progress(*run, op) : 0;
     if (scanned > 0 && scanned < 1) whole = rows / scanned;

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 #include "planner/exec/exchange.hpp"
 #include "planner/exec/operators/exchange_sink.hpp"
@@ -206,6 +208,91 @@ TEST(ExecSchedulerTest, PassingTheDeadlineIsATimeout) {
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::TIMEOUT);
   }
+}
+
+/// What spilling in place decides with (visit_finished, called from a worker of the running fragment): the
+/// fragments that finished, and of the running one the instances that ran to their end, never one still running.
+TEST(ExecSchedulerTest, AWorkerSeesTheFragmentsAndTheInstancesOfItsOwnFragmentThatFinished) {
+  constexpr int kWorkers = 4;
+  TestContext tc(int64_t{1} << 40, kWorkers);
+  std::vector<DataType> one = {DataType::bigint()};
+  auto first = std::make_shared<ExchangeBuffer>(ExchangeKind::Repartition, kWorkers, one, &tc.memory,
+                                                std::vector<int>{0});
+  auto gather = std::make_shared<ExchangeBuffer>(ExchangeKind::Gather, 1, one, &tc.memory);
+  FragmentScheduler scheduler(&tc.ctx);
+  // exec ids: 0/1 the first fragment's scan and sink, 2/3 the second's source and sink (per worker: exec id 10 + w
+  // marks the instance), 4 the root's source.
+  std::map<int, int> seen_by_last;  // exec id -> instances visited, as the last instance of fragment 1 saw them
+  bool waited_out = false;
+  // The last instance of fragment 1 waits (at most 10 s) until it sees the other three finished, then records what
+  // it sees. The scheduler hands instances out in order, so the others are running or done when it starts.
+  struct Watcher : ExecOperator {
+    Watcher(ExecContext* ctx, int w, std::function<void()> on_first) : ExecOperator("Watcher", ctx, w), f(on_first) {
+      output_types_ = {DataType::bigint()};
+    }
+    bool next_impl(Batch&) override {
+      if (f) f();
+      return false;
+    }
+    std::function<void()> f;
+  };
+  std::vector<Fragment> f(3);
+  f[0] = {0, kWorkers, [&](int w) -> std::unique_ptr<ExecOperator> {
+            auto scan = std::make_unique<TableScanOp>(&tc.ctx, w, numbers(kWorkers, 100), std::vector<int>{0}, nullptr);
+            scan->exec_id = 0;
+            auto sink = std::make_unique<ExchangeSinkOp>(&tc.ctx, w, std::move(scan), first);
+            sink->exec_id = 1;
+            return sink;
+          }, {}, {}};
+  f[1] = {1, kWorkers, [&](int w) -> std::unique_ptr<ExecOperator> {
+            std::unique_ptr<ExecOperator> src;
+            if (w < kWorkers - 1) {
+              src = std::make_unique<ExchangeSourceOp>(&tc.ctx, w, first);
+            } else {
+              src = std::make_unique<Watcher>(&tc.ctx, w, [&] {
+                auto count = [&] {
+                  std::map<int, int> m;
+                  scheduler.visit_finished([&](const ExecOperator& op) { ++m[op.exec_id]; });
+                  return m;
+                };
+                const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+                auto others_done = [&] {
+                  std::map<int, int> m = count();
+                  int done = 0;
+                  for (int o = 0; o < kWorkers - 1; ++o) done += m[10 + o];
+                  return done;
+                };
+                while (others_done() < kWorkers - 1) {
+                  if (std::chrono::steady_clock::now() > until) {
+                    waited_out = true;
+                    break;
+                  }
+                  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                }
+                seen_by_last = count();
+              });
+            }
+            src->exec_id = 10 + w;
+            auto sink = std::make_unique<ExchangeSinkOp>(&tc.ctx, w, std::move(src), gather);
+            sink->exec_id = 3;
+            return sink;
+          }, {0}, {}};
+  f[2] = {2, 1, [&](int w) -> std::unique_ptr<ExecOperator> {
+            auto src = std::make_unique<ExchangeSourceOp>(&tc.ctx, w, gather);
+            src->exec_id = 4;
+            return src;
+          }, {1}, {}};
+  scheduler.run(f, 2);
+  EXPECT_FALSE(waited_out) << "the other instances of the fragment never showed as finished";
+  EXPECT_EQ(seen_by_last[0], kWorkers);  // the first fragment: every instance
+  EXPECT_EQ(seen_by_last[1], kWorkers);
+  for (int w = 0; w < kWorkers - 1; ++w) EXPECT_EQ(seen_by_last[10 + w], 1) << "instance " << w;
+  EXPECT_EQ(seen_by_last.count(10 + kWorkers - 1), 0u) << "the running instance itself";
+  EXPECT_EQ(seen_by_last[3], kWorkers - 1);  // the finished instances' sinks, not the running one's
+  EXPECT_EQ(seen_by_last.count(4), 0u);      // the root has not started
+  int after = 0;
+  scheduler.visit_finished([&](const ExecOperator&) { ++after; });
+  EXPECT_EQ(after, 2 * kWorkers + 2 * kWorkers + 1);  // once run() returned: everything
 }
 
 TEST(ExecSchedulerTest, MemoryErrorInOneWorkerIsReportedAndEverythingIsReleased) {
