@@ -220,8 +220,8 @@ TEST(ExecSchedulerTest, AWorkerSeesTheFragmentsAndTheInstancesOfItsOwnFragmentTh
                                                 std::vector<int>{0});
   auto gather = std::make_shared<ExchangeBuffer>(ExchangeKind::Gather, 1, one, &tc.memory);
   FragmentScheduler scheduler(&tc.ctx);
-  // exec ids: 0/1 the first fragment's scan and sink, 2/3 the second's source and sink (per worker: exec id 10 + w
-  // marks the instance), 4 the root's source.
+  // exec ids: 0/1 the first fragment's scan and sink; 10 + w the second fragment's source on worker w (it tells the
+  // instances apart), 3 its sink; 4 the root's source.
   std::map<int, int> seen_by_last;  // exec id -> instances visited, as the last instance of fragment 1 saw them
   bool waited_out = false;
   // The last instance of fragment 1 waits (at most 10 s) until it sees the other three finished, then records what
