@@ -38,7 +38,9 @@ when O < 0.8 x P (a limit the first plan exceeds and a better plan fits). Per li
           same plan under both: CPU 1.25x cold, 1.03x warm, min of 3). --no-warm times cold processes instead
   split   where a rescued run's CPU goes: the failed first attempt and the attempts after it, each over the
           oracle's CPU (geometric means), how many re-plans were the same plan with spilling on (their first attempt
-          is all waste), and how many first attempts stopped early (reexec_fail_early)
+          is all waste), and how many first attempts stopped early (reexec_fail_early); the cases over 1.5x by
+          where it went: 'late' (the first attempt alone took >= 0.5x the oracle: no restart stays within 1.5x
+          unless it beats the oracle's plan), 're-plan' (the attempts after an early failure took > 1x), 'in place'
 Goals: >= 95 % of the first plans that fail are rescued in <= 2 attempts, 0 wrong answers, ratio <= 1.5x
 (geometric mean, and the worst). A first plan that fails where the oracle's plan fails too (no plan the
 optimizer knows fits L in memory: it spilled) is counted apart: only spilling can rescue it. For every case not
@@ -260,6 +262,26 @@ def finished_changed_plan(rec: dict) -> bool:
     return bool(rec.get("in_place")) and any("changes the plan" in (w or "") for w in rec.get("spill_in_place") or [])
 
 
+def over_goal(rescued: list[dict]) -> dict[str, str]:
+    """The rescued cases over 1.5x the oracle's CPU, by where their CPU went (each figure over the oracle's):
+    'late': the failed first attempt alone took >= 0.5x, so that no restart could stay within 1.5x unless its plan
+    beat the oracle's (only finishing in place, or failing earlier, can); 're-plan': the attempts after a first
+    attempt under 0.5x took > 1x (the re-plan is worse than the oracle's plan); 'in place': one attempt that went on
+    spilling. Each case as query@fraction (first+rest, or the one attempt)."""
+    out: dict[str, list[str]] = {"late": [], "re-plan": [], "in place": []}
+    for r in rescued:
+        o, a = r.get("oracle_cpu_ms"), r.get("attempt_cpu_ms") or []
+        if not o or not r.get("cpu_ratio") or r["cpu_ratio"] <= 1.5 or not a or any(x is None for x in a):
+            continue
+        name = f"{r['query']}@{r['fraction']}"
+        if len(a) == 1:
+            out["in place"].append(f"{name} {a[0] / o:.2f}x")
+        else:
+            first, rest = a[0] / o, sum(a[1:]) / o
+            out["late" if first >= 0.5 else "re-plan"].append(f"{name} {first:.2f}+{rest:.2f}x")
+    return {k: f"{len(v)} ({', '.join(v)})" for k, v in out.items() if v}
+
+
 def summarize(cases: list[dict], n_queries: int, t_start: float, scope: str) -> dict:
     """Prints the figures of `cases` and returns them (the JSON's summary)."""
     failing = [r for r in cases if r["off"] != "ok"]
@@ -314,6 +336,9 @@ def summarize(cases: list[dict], n_queries: int, t_start: float, scope: str) -> 
         print(f"  where the CPU goes (geometric means over the oracle's): the failed first attempt {geomean(first_share):.2f}x, "
               f"the attempts after it {geomean(rest_share):.2f}x; re-planned to the same plan with spilling on: "
               f"{len(same_plan)}/{len(rescued)}; first attempts stopped early (reexec_fail_early): {len(early)}/{len(failing)}")
+    over = over_goal(rescued)
+    if over:
+        print(f"  over 1.5x the oracle's CPU, by where it went: {'; '.join(f'{k}: {v}' for k, v in over.items())}")
     not_rescued = [r for r in failing if r.get("on") != "ok"]  # (lucky ones are neither)
     hopeless = [r for r in not_rescued if r.get("oracle") != "ok"]
     if hopeless:

@@ -8,6 +8,8 @@
   as added / removed; a section whose status changed is listed; the exit code is 0.
 - A missing file, a truncated file and JSON without "metrics": a clear error naming the file, exit code 2.
 - bench/memory_bound.py's error code: the last "CODE: message" line of stderr, after re-execution's lines.
+- bench/reexec_bench.py's cases over 1.5x the oracle's CPU, by where the CPU went (late first attempt, re-plan
+  worse than the oracle's, one attempt spilling in place), on fixed cases: those within 1.5x are not listed.
 - bench_merge.py: a section that failed, one that was skipped, one that wrote JSON and one that never ran are
   all in the merged file with that status (none silently missing), with the metadata and the metrics of the
   sections' summaries.
@@ -147,8 +149,28 @@ def test_memory_bound_error_code():
     check_equal(memory_bound.error_code("Segmentation fault\n", -11), "exit -11", "no typed error")
 
 
+def test_reexec_over_goal():
+    sys.path.insert(0, os.path.join(h.ROOT, "bench"))
+    import reexec_bench  # noqa: E402
+
+    def case(name, ratio, attempts):
+        return {"query": name, "fraction": "0.8", "oracle_cpu_ms": 100.0, "cpu_ratio": ratio, "attempt_cpu_ms": attempts}
+    over = reexec_bench.over_goal([
+        case("late", 2.0, [60.0, 140.0]),        # the first attempt alone took 0.6x
+        case("replan", 1.9, [20.0, 170.0]),      # failed early, the re-plan took 1.7x
+        case("inplace", 1.8, [180.0]),           # one attempt that spilled
+        case("within", 1.4, [70.0, 70.0]),       # within the goal: not listed
+        case("exact", 1.5, [50.0, 100.0]),       # 1.5x is within
+        case("unknown", 3.0, [None, 100.0]),     # an attempt without a figure: not attributed
+    ])
+    check_equal(over, {"late": "1 (late@0.8 0.60+1.40x)", "re-plan": "1 (replan@0.8 0.20+1.70x)",
+                       "in place": "1 (inplace@0.8 1.80x)"}, "over 1.5x by where it went")
+    check_equal(reexec_bench.over_goal([case("within", 1.2, [10.0, 110.0])]), {}, "none over the goal")
+
+
 def test(args):
     test_memory_bound_error_code()
+    test_reexec_over_goal()
     test_compare()
     test_bad_files()
     test_merge()
