@@ -85,7 +85,7 @@ void HashJoinBuildOp::sync_spill_charge(int64_t extra) {
   set_spill_buffer_charge((spill_ ? spill_->buffer_bytes() : 0) + extra, spill_charged_);
 }
 
-bool HashJoinBuildOp::load_partition(size_t id) {
+bool HashJoinBuildOp::load_partition(size_t id, bool into_reserve) {
   free_table();
   SpillFile* f = spill_->file(id);
   if (f == nullptr) return true;  // an empty partition
@@ -96,7 +96,7 @@ bool HashJoinBuildOp::load_partition(size_t id) {
     rows_ += in.rows;
     const int64_t add = static_cast<int64_t>(in.byte_size());
     const int64_t bytes = append_batch_moved(columns_, std::move(in));
-    if (!try_charge(bytes, live_bytes_ + add)) {
+    if (!(into_reserve ? try_charge_to_limit(bytes, live_bytes_ + add) : try_charge(bytes, live_bytes_ + add))) {
       free_table();
       sync_spill_charge(0);
       return false;
@@ -104,7 +104,7 @@ bool HashJoinBuildOp::load_partition(size_t id) {
   }
   sync_spill_charge(0);
   HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build partition exceeds 4G rows");
-  if (!build_table()) {
+  if (!build_table(into_reserve)) {
     free_table();
     return false;
   }
@@ -127,7 +127,7 @@ void HashJoinBuildOp::drop_spill() {
   spill_charged_ = 0;
 }
 
-bool HashJoinBuildOp::build_table() {
+bool HashJoinBuildOp::build_table(bool into_reserve) {
   std::vector<const ColumnVector*> key_cols;
   for (int k : keys_) key_cols.push_back(&columns_[static_cast<size_t>(k)]);
   size_t capacity = 16;
@@ -148,7 +148,7 @@ bool HashJoinBuildOp::build_table() {
   const int64_t table_bytes = static_cast<int64_t>(rows_ * (sizeof(uint64_t) + sizeof(uint32_t)));
   const int64_t bytes = table_bytes + static_cast<int64_t>(capacity * sizeof(uint32_t));
   const int64_t live = live_bytes_ + table_bytes + static_cast<int64_t>(std::min(capacity, rows_) * sizeof(uint32_t));
-  if (!charge_or_spill(bytes, live)) return false;
+  if (!(into_reserve ? try_charge_to_limit(bytes, live) : charge_or_spill(bytes, live))) return false;
   row_hashes(key_cols, rows_, hashes_);
   next_.assign(rows_, kEnd);
   heads_.assign(capacity, kEnd);

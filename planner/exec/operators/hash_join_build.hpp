@@ -43,8 +43,9 @@ class HashJoinBuildOp : public ExecOperator {
   /// The build parts of the partitions (spilled() only).
   JoinSpillFiles& spill_files() { return *spill_; }
   /// Loads partition `id` into the table (replacing what was loaded) and drops its file; false, with nothing
-  /// loaded and the file kept, when its memory is refused.
-  bool load_partition(size_t id);
+  /// loaded and the file kept, when its memory is refused. `into_reserve`: its charges may take the spill reserve
+  /// (MemoryTracker::set_spill_reserve), for a partition split as far as it goes.
+  bool load_partition(size_t id, bool into_reserve = false);
   /// Splits partition `id` at `level` (JoinSpillFiles::split) and returns the first new id.
   size_t split_partition(size_t id, int level);
   /// Drops every spill file and releases their buffers.
@@ -71,8 +72,8 @@ class HashJoinBuildOp : public ExecOperator {
 
  private:
   /// Charges and builds the table; returns false (nothing built) when the charge is refused and the join spills
-  /// (charge_or_spill).
-  bool build_table();
+  /// (charge_or_spill; with `into_reserve`, try_charge_to_limit).
+  bool build_table(bool into_reserve = false);
   /// Switches to partitioned mode: the stored rows go to the partition files and are freed.
   void start_spilling();
   /// Releases the stored rows and the table, keeping the charge of the spill files' buffers.

@@ -172,7 +172,14 @@ bool HashJoinProbeOp::next_partition() {
       spill_->drop(part.id);
       continue;
     }
-    if (!build_->load_partition(part.id)) {
+    // When the other operators hold everything but the spill reserve, even a partition of a few rows is refused
+    // the memory the operators' data may use. A partition that splitting would not make smaller than the buffers
+    // the split holds (in the reserve), or that cannot be split (again), loads into the reserve instead.
+    const SpillFile* file = bspill.file(part.id);
+    const bool small = file != nullptr && 2 * static_cast<int64_t>(file->bytes()) <= bspill.split_bytes();
+    const bool last = part.id == JoinSpillFiles::kNullPartition || part.level + 1 >= kSpillLevels;
+    if (!build_->load_partition(part.id) &&
+        !((small || last) && build_->load_partition(part.id, /*into_reserve=*/true))) {
       if (part.id == JoinSpillFiles::kNullPartition)
         throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
                     fmt::format("{}: spilling did not help: the {} build rows with a NULL key (an outer join emits "
@@ -181,9 +188,10 @@ bool HashJoinProbeOp::next_partition() {
       if (part.level + 1 >= kSpillLevels)
         throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
                     fmt::format("{}: spilling did not help: a hash join build partition of {} rows does not fit in "
-                                "memory_limit {} even after {} levels of partitioning (typically many rows with "
-                                "one key value)",
-                                label(), build_rows, format_bytes(ctx_->memory->limit()), part.level + 1));
+                                "memory_limit {} ({} in use) even after {} levels of partitioning (typically many "
+                                "rows with one key value)",
+                                label(), build_rows, format_bytes(ctx_->memory->limit()),
+                                format_bytes(ctx_->memory->used()), part.level + 1));
       const size_t first = build_->split_partition(part.id, part.level + 1);
       // The probe part follows into the same ids.
       sync_spill_charge(spill_->split_bytes());

@@ -249,6 +249,38 @@ TEST(HashJoinSpillTest, ASmallLimitSpillsWithSmallBuffers) {
   EXPECT_EQ(got.left, 0);
 }
 
+TEST(HashJoinSpillTest, SmallPartitionsRefusedBecauseOthersHoldTheMemoryLoadIntoTheSpillReserve) {
+  // The other operators hold everything but the spill reserve (as after spilling turned on in place at the
+  // limit): every charge of the join's data is refused. Its partitions are a few rows each, smaller than the
+  // buffers a split would hold, so they load into the reserve instead of splitting until they give up (which
+  // failed with "a hash join build partition of 1 rows does not fit", exists_economy_nickel_lines at SF 1).
+  const Batch probe = rows(600, 200, 1, "p");
+  const Batch build = rows(300, 200, 2, "b");
+  for (JoinType type : {JoinType::Inner, JoinType::FullOuter, JoinType::Anti}) {
+    SCOPED_TRACE(join_type_name(type));
+    JoinRun want = run(probe, build, {0}, type, nullptr, int64_t{1} << 40, false);
+    const int64_t limit = 1 << 20, reserve = 256 << 10;
+    TestContext tc(limit);
+    tc.ctx.spill = true;
+    tc.ctx.spill_directory = std::filesystem::temp_directory_path().string();
+    tc.memory.set_spill_reserve(reserve);
+    tc.memory.charge(limit - reserve, "the other operators");
+    V got;
+    OperatorStats build_stats;
+    {
+      auto b = std::make_unique<HashJoinBuildOp>(&tc.ctx, 0, source(&tc.ctx, build), std::vector<int>{0});
+      HashJoinProbeOp j(&tc.ctx, 0, source(&tc.ctx, probe), std::move(b), {0}, type, nullptr);
+      got = sorted(drain(j));
+      build_stats = j.children()[1]->stats();
+    }
+    EXPECT_EQ(got, want.rows);
+    EXPECT_GE(build_stats.spills, 1u);
+    EXPECT_EQ(build_stats.spills, 1u) << "no partition was split: each loaded into the reserve";
+    EXPECT_LE(tc.memory.peak(), limit);
+    EXPECT_EQ(tc.memory.used(), limit - reserve);
+  }
+}
+
 TEST(HashJoinSpillTest, RandomSizesAndLimitsGiveTheInMemoryRowsOrAMemoryError) {
   // Sizes, key spreads and limits drawn at random (fixed seed): every run gives the in-memory rows, or fails
   // with MEMORY_LIMIT_EXCEEDED (a limit too small for even the spill buffers); most of them spill and finish.
