@@ -44,7 +44,7 @@ class HashJoinBuildOp : public ExecOperator {
   JoinSpillFiles& spill_files() { return *spill_; }
   /// Loads partition `id` into the table (replacing what was loaded) and drops its file; false, with nothing
   /// loaded and the file kept, when its memory is refused. `into_reserve`: its charges may take the spill reserve
-  /// (MemoryTracker::set_spill_reserve), for a partition split as far as it goes.
+  /// (MemoryTracker::set_spill_reserve), for a partition too small to split or split as far as it goes.
   bool load_partition(size_t id, bool into_reserve = false);
   /// Splits partition `id` at `level` (JoinSpillFiles::split) and returns the first new id.
   size_t split_partition(size_t id, int level);
