@@ -41,6 +41,7 @@ when O < 0.8 x P (a limit the first plan exceeds and a better plan fits). Per li
           is all waste), and how many first attempts stopped early (reexec_fail_early); the cases over 1.5x by
           where it went: 'late' (the first attempt alone took >= 0.5x the oracle: no restart stays within 1.5x
           unless it beats the oracle's plan), 're-plan' (the attempts after an early failure took > 1x), 'in place'
+          (one attempt that went on spilling)
 Goals: >= 95 % of the first plans that fail are rescued in <= 2 attempts, 0 wrong answers, ratio <= 1.5x
 (geometric mean, and the worst). A first plan that fails where the oracle's plan fails too (no plan the
 optimizer knows fits L in memory: it spilled) is counted apart: only spilling can rescue it. For every case not

@@ -318,7 +318,7 @@ double CardinalityModel::combine_key_selectivities(std::vector<double> sels) {
 }
 
 double CardinalityModel::semi_join_keep(const LogicalJoin& j, const std::set<ColumnId>& left_cols,
-                                        const LogicalOperator& right, double right_rows) const {
+                                        const LogicalOperator& right) const {
   // Share of left rows with a match, by containment on the first equi-key with statistics:
   // the smaller key domain lies inside the larger, and the right input (after its own
   // filters) holds at most as many distinct keys as it has rows. 0.5 without statistics.
@@ -333,7 +333,7 @@ double CardinalityModel::semi_join_keep(const LogicalJoin& j, const std::set<Col
     const ColumnStatistics* l = stats_of(*x);
     const ColumnStatistics* r = stats_of(*y);
     if (!l || !r) continue;
-    double right_ndv = std::min(std::max(1.0, r->distinct), std::max(1.0, right_rows));
+    double right_ndv = std::min(std::max(1.0, r->distinct), std::max(1.0, right.estimated_rows));
     match = std::min(1.0, right_ndv / std::max(1.0, l->distinct)) * (1 - l->null_fraction());
     // Keys the right side selects by their frequency in this very column (IN the most ordered customers): the rows
     // they hold, not their number, say how many left rows match.
@@ -421,7 +421,7 @@ double CardinalityModel::estimate_node(LogicalOperator& op) {
         case LogicalJoinType::Semi:
         case LogicalJoinType::Anti:
         case LogicalJoinType::NullAwareAnti:
-          rows = in[0] * semi_join_keep(j, output_set(*op.children[0]), *op.children[1], in[1]);
+          rows = in[0] * semi_join_keep(j, output_set(*op.children[0]), *op.children[1]);
           break;
         case LogicalJoinType::Left: rows = in[0] * left_join_fanout(j, in[0], in[1]); break;
         case LogicalJoinType::Right: rows = std::max(inner_join_rows(j, in[0], in[1]), in[1]); break;

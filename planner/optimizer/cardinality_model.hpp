@@ -42,11 +42,10 @@ class CardinalityModel {
   /// statistics for column = column, else the foreign-key guess 1 / max(rows), else 0.3.
   double join_condition_selectivity(const Expr& condition, double left_rows, double right_rows) const;
   /// Share of its left rows a semi, anti or null-aware anti join outputs, by the model (`left_cols`: the columns
-  /// its left side offers, `right`: its right input, `right_rows`: that input's estimate). The one definition
-  /// behind the estimate of such a join node and the join enumerator's semi edges (which hold the right input
-  /// apart from the join node: hence `right`, not the node's child).
-  double semi_join_keep(const LogicalJoin& j, const std::set<ColumnId>& left_cols, const LogicalOperator& right,
-                        double right_rows) const;
+  /// its left side offers, `right`: its right input, estimated already). The one definition behind the estimate
+  /// of such a join node and the join enumerator's semi edges (which hold the right input apart from the join
+  /// node: hence `right`, not the node's child).
+  double semi_join_keep(const LogicalJoin& j, const std::set<ColumnId>& left_cols, const LogicalOperator& right) const;
   /// Rows a LEFT join outputs per left row, by the model: its inner join's rows per left row, at least 1 (every
   /// left row is kept, NULL-extended when nothing matches). The one definition behind the estimate of a LEFT join
   /// node (left rows times this) and the join enumerator's LEFT edges.

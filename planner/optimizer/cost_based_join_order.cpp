@@ -541,7 +541,7 @@ bool order_joins(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx, co
       graph.add_left_member(right_rows, required, model.left_join_fanout(j, region.semis[m].left_rows, right_rows),
                             static_cast<int64_t>(m));
     else
-      graph.add_semi_member(right_rows, required, model.semi_join_keep(j, left_cols, *region.semis[m].right, right_rows),
+      graph.add_semi_member(right_rows, required, model.semi_join_keep(j, left_cols, *region.semis[m].right),
                             static_cast<int64_t>(m));
   }
   joinorder::HashJoinCostModel cost;

@@ -185,7 +185,7 @@ bool HashJoinProbeOp::next_partition() {
                     fmt::format("{}: spilling did not help: the {} build rows with a NULL key (an outer join emits "
                                 "them at the end; no hash splits them) do not fit in memory_limit {}",
                                 label(), build_rows, format_bytes(ctx_->memory->limit())));
-      if (part.level + 1 >= kSpillLevels)
+      if (last)
         throw Error(ErrorCode::MEMORY_LIMIT_EXCEEDED,
                     fmt::format("{}: spilling did not help: a hash join build partition of {} rows does not fit in "
                                 "memory_limit {} ({} in use) even after {} levels of partitioning (typically many "
