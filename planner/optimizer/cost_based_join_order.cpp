@@ -227,9 +227,10 @@ std::optional<AggregateAbove> aggregate_above_children(const LogicalOperator& op
 class DistributionModel final : public joinorder::PropertyModel {
  public:
   DistributionModel(const joinorder::QueryGraph& graph, const PhysicalPlannerOptions& physical, const PlanContext& ctx)
-      : graph_(graph), share_(physical.broadcast_memory_share) {
+      : graph_(graph), share_(physical.broadcast_share()) {
     costs_.workers = physical.workers;
     costs_.memory_limit = physical.memory_limit;
+    costs_.spill = physical.spill;
     (void)ctx;
     max_plans = 4;
   }

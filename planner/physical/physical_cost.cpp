@@ -26,7 +26,8 @@ double row_width(const PhysicalOperator& op, const PlanContext& ctx) {
 
 double total_cost(PlanCost& c, const CostModelOptions& o) {
   c.total = c.cpu + o.network_byte_weight * c.network_bytes + o.memory_byte_weight * c.memory_bytes;
-  if (c.memory_bytes > static_cast<double>(o.memory_limit)) c.total += o.overflow_penalty;
+  const double excess = c.memory_bytes - static_cast<double>(o.memory_limit);
+  if (excess > 0) c.total += o.spill ? spill_cost(excess) : o.overflow_penalty;
   return c.total;
 }
 

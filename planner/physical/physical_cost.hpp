@@ -4,7 +4,8 @@
 //   total = cpu                                  (row-touches, summed over workers)
 //         + network_byte_weight · network_bytes  (bytes through exchanges)
 //         + memory_byte_weight  · memory_bytes   (bytes held at peak, summed over workers)
-//         + overflow_penalty    if memory_bytes > memory_limit (the plan would fail)
+//         + overflow_penalty    if memory_bytes > memory_limit (the plan would fail),
+//           or spill_cost(memory_bytes - memory_limit) instead when the operators spill (spill = on)
 //
 // Work is summed over workers rather than divided by them: a cluster pays for every worker's
 // CPU, and a copy per worker (a broadcast build) costs W times as much as one partitioned copy.
@@ -24,6 +25,10 @@ struct CostModelOptions {
   double network_byte_weight = 0.05;   ///< a 40-byte row moved ≈ 2 row-touches
   double memory_byte_weight = 0.001;   ///< holding 1 MB ≈ 1,000 row-touches
   double overflow_penalty = 1e15;      ///< a plan estimated over the memory budget
+  /// The operators spill what exceeds memory_limit (`SET spill = on`): memory over the budget costs spill_cost of
+  /// the excess, not overflow_penalty. With the penalty, a join order with fewer joins estimated over the budget
+  /// won at any CPU price, though every one of them would spill rather than fail.
+  bool spill = false;
 };
 
 /// Bytes of one value of `type` in a row: 24 for VARCHAR (payload guess), 1 for BOOLEAN, 8 otherwise.
@@ -58,7 +63,7 @@ PlanCost exchange_cost(ExchangeKind kind, double rows, double width, const CostM
 /// (a lineitem-partsupp join spilling 170 MB took 250 ms more CPU), i.e. 0.04 row-touches a byte written.
 double spill_cost(double excess_bytes);
 
-/// Weighted total of cpu, network and memory (with the overflow penalty).
+/// Weighted total of cpu, network and memory (with the overflow penalty, or with `spill` the spill cost).
 double total_cost(PlanCost& c, const CostModelOptions& o);
 
 /// Sets own_cost and subtree_cost on every node of the plan.

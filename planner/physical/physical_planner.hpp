@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <functional>
 
 #include "planner/physical/physical_cost.hpp"
@@ -15,12 +16,17 @@ struct PhysicalPlannerOptions {
   bool cost_based = true;
   double broadcast_max_rows = 200000;
   /// ... and only when its estimated size times the number of workers (each holds a copy) stays
-  /// under this share of the query's memory budget.
+  /// under this share of the query's memory budget (broadcast_share()).
   int64_t memory_limit = 8LL << 30;
   double broadcast_memory_share = 0.125;
   /// The operators spill what exceeds memory_limit (`spill = on`): a join way estimated over the limit is priced
   /// with spill_cost rather than avoided (way_within_budget).
   bool spill = false;
+  /// The share of the budget a broadcast's copies may take: broadcast_memory_share is a margin against a low
+  /// estimate, which would fail the query; with `spill` an underestimated broadcast spills instead, so half the
+  /// budget (the margin way_within_budget keeps for a broadcast beyond the share). The join order and the join
+  /// planner both read this, so the order is chosen with the ways the planner will take.
+  double broadcast_share() const { return spill ? std::max(broadcast_memory_share, 0.5) : broadcast_memory_share; }
   /// The limits of the statement being planned: charged for the table columns its scans load (may be null).
   LoadGuard* load_guard = nullptr;
 };

@@ -16,7 +16,7 @@ bool PhysicalPlanner::fits_broadcast(const PhysicalOperator& build) const {
   // Every worker holds a copy: the copies together must leave a wide margin in the budget (the
   // estimate may be low; an underestimated broadcast fails the query, as a map join does).
   if (!broadcast_fits(build.estimated_rows, row_width(build, ctx_), options_.workers, options_.memory_limit,
-                      options_.broadcast_memory_share))
+                      options_.broadcast_share()))
     return false;
   // The foundation planner's rule of thumb; the cost-based planner compares costs instead.
   return options_.cost_based || build.estimated_rows <= options_.broadcast_max_rows;
@@ -26,6 +26,7 @@ CostModelOptions PhysicalPlanner::cost_options() const {
   CostModelOptions o;
   o.workers = options_.workers;
   o.memory_limit = options_.memory_limit;
+  o.spill = options_.spill;
   return o;
 }
 

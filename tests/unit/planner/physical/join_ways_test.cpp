@@ -69,5 +69,26 @@ TEST(JoinWaysTest, OuterAndSemiJoinsAndOneWorkerKeepTheirDistribution) {
   for (const JoinWayOption& w : join_way_options(s.sides(JoinType::Inner), workers(1))) EXPECT_TRUE(w.out.mapped.empty());
 }
 
+TEST(JoinWaysTest, AWayOverTheBudgetCostsItsSpillWhenTheOperatorsSpill) {
+  // Probe hashed on its key, build spread: broadcasting the build holds 900 rows x 32 bytes x 4 copies = 115 KB.
+  Sides s{Distribution::hashed({1}, 8), Distribution::any()};
+  JoinSides sides = s.sides(JoinType::Inner);
+  sides.build_fits_broadcast = true;
+  auto broadcast_cost = [&](int64_t limit, bool spill) {
+    CostModelOptions o = workers(4);
+    o.memory_limit = limit;
+    o.spill = spill;
+    for (const JoinWayOption& w : join_way_options(sides, o))
+      if (w.way == JoinWay::Broadcast) return w.cost;
+    ADD_FAILURE() << "no broadcast way";
+    return 0.0;
+  };
+  const double roomy = broadcast_cost(1 << 30, false);
+  EXPECT_EQ(broadcast_cost(1 << 30, true), roomy);
+  // 100 KB: 15,200 bytes over. Failing: the penalty. Spilling: what writing and reading back the excess costs.
+  EXPECT_GE(broadcast_cost(100'000, false), CostModelOptions{}.overflow_penalty);
+  EXPECT_DOUBLE_EQ(broadcast_cost(100'000, true), roomy + spill_cost(900.0 * 32 * 4 - 100'000));
+}
+
 }  // namespace
 }  // namespace hindsight

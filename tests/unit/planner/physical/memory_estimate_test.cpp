@@ -137,19 +137,35 @@ TEST(MemoryAwarePlanningTest, APlanThatFitsOrNoLimitKeepsTheCheapestWay) {
 }
 
 TEST(MemoryAwarePlanningTest, WithSpillingAWayOverTheLimitIsPricedByItsSpillNotByItsPeak) {
-  // 100 KB: no way is estimated to fit. Without spilling the way with the lowest estimated peak (broadcasting
-  // customer) is the one most likely to run at all; with spilling the excess is written out, and partitioning
-  // costs less than customer's four copies plus its smaller spill.
+  // 100 KB: no way is estimated to fit. Without spilling every way over the budget carries the overflow penalty
+  // and the one with the lowest estimated peak (broadcasting customer) is the one most likely to run at all. With
+  // spilling the excess is written out: the plan is priced by its work plus that spill, with no penalty (a join
+  // order that put fewer joins over the budget used to win at any price), and broadcasting customer, whose copies
+  // spill a little, still costs less than repartitioning the wide orders.
   const int64_t tight = 100 << 10;
-  std::string in_memory = plan_under(tight);
-  EXPECT_NE(in_memory.find("distribution: broadcast"), std::string::npos) << in_memory;
-  std::string spilling = plan_under(tight, "cost", true);
-  EXPECT_NE(spilling.find("distribution: partitioned"), std::string::npos) << spilling;
+  const Settings in_memory = settings_under(tight, "cost", false), spilling = settings_under(tight, "cost", true);
+  auto cost = [](const Settings& s) { return testing::compile(kWideOrdersJoin, s)->physical->subtree_cost; };
+  CostModelOptions o;
+  EXPECT_GE(cost(in_memory), o.overflow_penalty);
+  EXPECT_LT(cost(spilling), o.overflow_penalty / 1e6);
+  std::string plan = plan_under(tight, "cost", true);
+  EXPECT_NE(plan.find("distribution: broadcast"), std::string::npos) << plan;
   StatementResult spilled = run_under(tight, "cost", true);
   ASSERT_TRUE(spilled.ok()) << spilled.error->format();
   StatementResult unconstrained = run_under(8LL << 30);
   ASSERT_TRUE(unconstrained.ok());
   expect_same_row(spilled, unconstrained);
+}
+
+TEST(MemoryAwarePlanningTest, WithSpillingABroadcastMayTakeHalfTheBudget) {
+  // 1.1 MB: customer's four copies exceed the 1/8 margin that guards against an underestimated broadcast failing
+  // the query, so without spilling orders is repartitioned. With spilling such a broadcast would spill, not fail:
+  // up to half the budget is allowed, and the cheaper broadcast is taken.
+  const int64_t mid = 1100 << 10;
+  std::string in_memory = plan_under(mid);
+  EXPECT_NE(in_memory.find("distribution: partitioned"), std::string::npos) << in_memory;
+  std::string spilling = plan_under(mid, "cost", true);
+  EXPECT_NE(spilling.find("distribution: broadcast"), std::string::npos) << spilling;
 }
 
 /// A random query over TPC-H: a tree of foreign-key joins with filters, then an aggregate, a top-N or a CTE read
