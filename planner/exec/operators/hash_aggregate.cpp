@@ -128,6 +128,12 @@ bool HashAggregateOp::next_impl(Batch& out) {
   if (!consumed_) {
     Batch in;
     while (pull(0, in)) {
+      if (keeps_groups_to_spill()) {  // spilling turned on in place since this Single aggregate started
+        start_spilling_mode();
+        pending_ = std::move(in);
+        has_pending_ = true;
+        return next_spilling(out);
+      }
       consume(in);
       if (spilling_mode_) return next_spilling(out);  // switched: spilling turned on in place
     }
@@ -141,6 +147,14 @@ bool HashAggregateOp::next_impl(Batch& out) {
   emit(out, emit_pos_, end);
   emit_pos_ = end;
   return true;
+}
+
+bool HashAggregateOp::keeps_groups_to_spill() const {
+  // Its states are not rows of its input, so a Single aggregate cannot write the groups it holds to its files as
+  // a Final does; but it can keep them, updating them in memory, and spill only the rows of groups it does not
+  // hold yet, as it does once full. It must switch before its growth is refused (a refused growth has already
+  // happened), so at the first batch after spilling turned on.
+  return mode_ == AggregateMode::Single && !group_keys_.empty() && spill_enabled();
 }
 
 void HashAggregateOp::consume(Batch& in) {

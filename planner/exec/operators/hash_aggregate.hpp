@@ -37,7 +37,9 @@ namespace hindsight {
 /// growth is refused asks ExecContext::spill_now; when spilling turns on it switches to the spilling mode where it
 /// stands: a Partial emits the groups it holds (as it does when full), a Final writes them to its partition files
 /// in its input's layout (its states are the Partial's columns) and sends every later row there too, so each group
-/// is still aggregated in one place. A Single aggregate fails as before (its states are not rows of its input).
+/// is still aggregated in one place. A Single aggregate's states are not rows of its input, so it cannot write the
+/// groups it holds; it is not asked, but at its first batch after spilling turned on (for another operator) it
+/// switches to the spilling mode keeping them: they stay in memory and only other groups' rows may go to files.
 class HashAggregateOp : public ExecOperator {
  public:
   HashAggregateOp(ExecContext* ctx, int worker, std::unique_ptr<ExecOperator> child, std::vector<int> group_keys,
@@ -54,6 +56,8 @@ class HashAggregateOp : public ExecOperator {
   };
 
   void consume(Batch& in);
+  /// A Single aggregate with group keys that started without spilling, and spilling is on now (turned on in place).
+  bool keeps_groups_to_spill() const;
   void insert_groups(const Batch& in);
   void update_states(const Batch& in, size_t rows);
   void update_distinct(size_t agg, const ColumnVector& arg, size_t rows);

@@ -217,19 +217,57 @@ TEST(SpillInPlaceTest, ARefusedPartialAggregateEmitsTheGroupsItHeldAndTheFinalAb
                                    /*writes=*/false);
 }
 
-TEST(SpillInPlaceTest, ASingleAggregateStillFailsWithoutAsking) {
-  // Its states are not rows of its input: there is no layout to write the groups it holds to its files in.
+/// Passes its child's batches on; before the `after`-th it asks the attempt to spill in place, as a join build or
+/// an exchange refused elsewhere in the plan would.
+class TurnsSpillingOnAfter : public ExecOperator {
+ public:
+  TurnsSpillingOnAfter(ExecContext* ctx, std::unique_ptr<ExecOperator> child, int after)
+      : ExecOperator("Overflowing", ctx, 0), after_(after) {
+    output_types_ = child->output_types();
+    add_child(std::move(child));
+  }
+
+ protected:
+  bool next_impl(Batch& out) override {
+    if (after_-- == 0) ctx_->spill_now(*this);
+    return pull(0, out);
+  }
+
+ private:
+  int after_;
+};
+
+TEST(SpillInPlaceTest, ASingleAggregateIsNotAskedButKeepsItsGroupsOnceSpillingIsOnAndSpillsTheOthers) {
+  // Its states are not rows of its input: there is no layout to write the groups it holds to its files in, so a
+  // refusal of its own still fails without asking. Spilling turned on by another operator after it started, it
+  // keeps the groups it holds and writes only other groups' rows. COUNT(*) and MIN(tag) over 30,000 keys.
   const Batch in = rows(60000, 30000, 3, "x");
-  auto single = [&](ExecContext* ctx) {
-    HashAggregateOp op(ctx, 0, source(ctx, in, 1000), {0}, {{AggKind::CountStar, -1, false, DataType::bigint()}},
-                       AggregateMode::Single);
-    return drain(op);
+  auto single = [&](ExecContext* ctx, int spill_after, OperatorStats* stats) {
+    std::unique_ptr<ExecOperator> child = source(ctx, in, 1000);
+    if (spill_after >= 0) child = std::make_unique<TurnsSpillingOnAfter>(ctx, std::move(child), spill_after);
+    HashAggregateOp op(ctx, 0, std::move(child), {0}, count_and_min(), AggregateMode::Single);
+    V out = sorted(drain(op));
+    if (stats) *stats = op.stats();
+    return out;
   };
   TestContext free_tc;
-  single(&free_tc.ctx);
-  InPlaceContext yes(free_tc.memory.peak() / 3, true);
-  EXPECT_THROW(single(&yes.tc.ctx), Error);
-  EXPECT_EQ(yes.asked, 0);
+  const V want = single(&free_tc.ctx, -1, nullptr);
+  ASSERT_GT(want.size(), 20000u);
+  const int64_t limit = free_tc.memory.peak() / 3;
+
+  InPlaceContext alone(limit, true);
+  EXPECT_THROW(single(&alone.tc.ctx, -1, nullptr), Error);
+  EXPECT_EQ(alone.asked, 0);
+
+  InPlaceContext yes(limit, true);
+  OperatorStats stats;
+  EXPECT_EQ(single(&yes.tc.ctx, 5, &stats), want) << "every group once, whole";
+  EXPECT_EQ(yes.asked, 1);
+  EXPECT_EQ(yes.asked_by, "Overflowing");
+  EXPECT_GT(stats.spilled_rows, 0u);
+  EXPECT_LT(stats.spilled_rows, 60000u - 5000u) << "the rows of the groups held before the switch stay in memory";
+  EXPECT_LE(yes.tc.memory.peak(), limit);
+  EXPECT_EQ(yes.tc.memory.used(), 0);
 }
 
 }  // namespace
