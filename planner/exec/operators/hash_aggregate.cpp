@@ -128,13 +128,14 @@ bool HashAggregateOp::next_impl(Batch& out) {
   if (!consumed_) {
     Batch in;
     while (pull(0, in)) {
-      if (keeps_groups_to_spill()) {  // spilling turned on in place since this Single aggregate started
+      // A Single aggregate keeps its groups once spilling turned on in place (for another operator or, refused the
+      // groups of `in`, for itself): `in` is consumed in the spilling mode.
+      if (keeps_groups_to_spill() || !consume(in)) {
         start_spilling_mode();
         pending_ = std::move(in);
         has_pending_ = true;
         return next_spilling(out);
       }
-      consume(in);
       if (spilling_mode_) return next_spilling(out);  // switched: spilling turned on in place
     }
     consumed_ = true;
@@ -157,10 +158,39 @@ bool HashAggregateOp::keeps_groups_to_spill() const {
   return mode_ == AggregateMode::Single && !group_keys_.empty() && spill_enabled();
 }
 
-void HashAggregateOp::consume(Batch& in) {
+bool HashAggregateOp::consume(Batch& in) {
+  if (mode_ == AggregateMode::Single && !group_keys_.empty() && ctx_->spill_in_place && !reserve_new_groups(in))
+    return false;
   insert_groups(in);
   update_states(in, in.rows);
   charge_growth();
+  return true;
+}
+
+bool HashAggregateOp::reserve_new_groups(const Batch& in) {
+  // Once spilling is on, the groups held may grow only up to the limit less the spill reserve, and held groups
+  // whose states grow need a quarter of the table's size free (consume_spilling's slack): it asks before the
+  // growth would leave less than that room, or it could not go on spilling. Cheap first: when the batch fits with
+  // that room even if every row is a new group, nothing is reserved (another worker may charge in between; then
+  // the growth is refused after the insert, as without spilling in place).
+  const MemoryTracker& m = *ctx_->memory;
+  const int64_t room = m.limit() - spill_reserve_for(m.limit(), ctx_->workers) -
+                       (has_growing_states() ? table_allocated() / 4 : 0);
+  if (m.used() + insert_bound(in, identity(in.rows)) <= room) return true;
+  std::vector<const ColumnVector*> keys;
+  keys.reserve(group_keys_.size());
+  for (int k : group_keys_) keys.push_back(&in.columns[static_cast<size_t>(k)]);
+  groups_.find(keys, in.rows, group_ids_);
+  missing_rows_.clear();
+  for (size_t r = 0; r < in.rows; ++r)
+    if (group_ids_[r] == GroupTable::kNotFound) missing_rows_.push_back(static_cast<uint32_t>(r));
+  if (missing_rows_.empty()) return true;
+  const int64_t bound = insert_bound(in, missing_rows_);
+  if (m.used() + bound <= room && try_charge(bound, table_live())) {
+    charged_ += bound;  // charge_growth gives back what the insert did not use
+    return true;
+  }
+  return !spill_in_place();  // no: insert and fail on the growth as without spilling in place
 }
 
 void HashAggregateOp::insert_groups(const Batch& in) {
@@ -226,7 +256,13 @@ void HashAggregateOp::charge_growth() {
       total += d->allocated_bytes();
       live += d->live_bytes();
     }
-  if (total <= charged_) return set_live(live);
+  if (total <= charged_) {
+    if (total < charged_) {  // what reserve_new_groups reserved beyond the growth
+      release(charged_ - total);
+      charged_ = total;
+    }
+    return set_live(live);
+  }
   if (group_keys_.empty() || mode_ == AggregateMode::Single) {
     charge(total - charged_, live);
   } else if (!charge_or_spill(total - charged_, live)) {
@@ -545,9 +581,15 @@ void HashAggregateOp::start_spilling_mode() {
   const int64_t limit = ctx_->memory->limit();
   buffer_bytes_ = std::min(spill_buffer_bytes(limit, kSpillFanout),
                            std::max(kSpillMinBufferBytes, static_cast<size_t>(std::max<int64_t>(0, limit / 64 / kSpillFanout))));
+  growing_states_ = has_growing_states();
+}
+
+bool HashAggregateOp::has_growing_states() const {
   for (const auto& st : states_)
-    growing_states_ |= !st.is_count() && st.type().physical() == PhysicalKind::String;
-  for (const auto& d : distinct_sets_) growing_states_ |= d != nullptr;
+    if (!st.is_count() && st.type().physical() == PhysicalKind::String) return true;
+  for (const auto& d : distinct_sets_)
+    if (d) return true;
+  return false;
 }
 
 void HashAggregateOp::switch_to_spilling() {

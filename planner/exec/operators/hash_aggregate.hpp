@@ -38,8 +38,9 @@ namespace hindsight {
 /// stands: a Partial emits the groups it holds (as it does when full), a Final writes them to its partition files
 /// in its input's layout (its states are the Partial's columns) and sends every later row there too, so each group
 /// is still aggregated in one place. A Single aggregate's states are not rows of its input, so it cannot write the
-/// groups it holds; it is not asked, but at its first batch after spilling turned on (for another operator) it
-/// switches to the spilling mode keeping them: they stay in memory and only other groups' rows may go to files.
+/// groups it holds: it switches to the spilling mode keeping them (they stay in memory and only other groups' rows
+/// may go to files), at its first batch after spilling turned on for another operator, or when the growth of a
+/// batch's new groups, reserved before inserting them near the limit (reserve_new_groups), was refused and it asked.
 class HashAggregateOp : public ExecOperator {
  public:
   HashAggregateOp(ExecContext* ctx, int worker, std::unique_ptr<ExecOperator> child, std::vector<int> group_keys,
@@ -55,7 +56,15 @@ class HashAggregateOp : public ExecOperator {
     size_t state_count;
   };
 
-  void consume(Batch& in);
+  /// False when the groups of `in` were refused and spilling turned on in place (reserve_new_groups): nothing of
+  /// `in` was consumed, the spilling mode takes it.
+  bool consume(Batch& in);
+  /// Where spilling may turn on in place (ExecContext::spill_in_place), a Single aggregate cannot spill what it
+  /// holds once its growth was refused, so near the limit it reserves the growth of a batch's new groups before
+  /// inserting them, leaving the room it needs to go on spilling (the spill reserve; slack for growing states).
+  /// Refused, it asks ExecContext::spill_now: false when spilling turned on (nothing reserved); true when the
+  /// growth was reserved, fits anyway, or the answer was no (the insert then goes on as without spilling in place).
+  bool reserve_new_groups(const Batch& in);
   /// A Single aggregate with group keys that started without spilling, and spilling is on now (turned on in place).
   bool keeps_groups_to_spill() const;
   void insert_groups(const Batch& in);
@@ -107,7 +116,9 @@ class HashAggregateOp : public ExecOperator {
   size_t buffer_bytes_ = 0;     ///< each spill file's buffer
   int depth_ = 0;               ///< of the current source: 0 the child, d a partition written at depth d - 1
   bool full_ = false;           ///< the current source's new groups go to writers_
-  bool growing_states_ = false;  ///< DISTINCT sets or string MIN/MAX: held groups may still grow when full
+  /// DISTINCT sets or string MIN/MAX: held groups may still grow when full.
+  bool has_growing_states() const;
+  bool growing_states_ = false;  ///< has_growing_states(), once spilling
   bool emitting_ = false;
   bool source_done_ = false;
   bool has_pending_ = false;

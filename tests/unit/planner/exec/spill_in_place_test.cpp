@@ -237,10 +237,11 @@ class TurnsSpillingOnAfter : public ExecOperator {
   int after_;
 };
 
-TEST(SpillInPlaceTest, ASingleAggregateIsNotAskedButKeepsItsGroupsOnceSpillingIsOnAndSpillsTheOthers) {
-  // Its states are not rows of its input: there is no layout to write the groups it holds to its files in, so a
-  // refusal of its own still fails without asking. Spilling turned on by another operator after it started, it
-  // keeps the groups it holds and writes only other groups' rows. COUNT(*) and MIN(tag) over 30,000 keys.
+TEST(SpillInPlaceTest, ASingleAggregateKeepsItsGroupsAndSpillsTheOthersOnceSpillingIsOn) {
+  // Its states are not rows of its input: there is no layout to write the groups it holds to its files in. So it
+  // keeps them and writes only other groups' rows: from its first batch after another operator turned spilling
+  // on, or when it asked itself, refused the growth it reserves before inserting a batch's new groups near the
+  // limit. COUNT(*) and MIN(tag) over 30,000 keys.
   const Batch in = rows(60000, 30000, 3, "x");
   auto single = [&](ExecContext* ctx, int spill_after, OperatorStats* stats) {
     std::unique_ptr<ExecOperator> child = source(ctx, in, 1000);
@@ -255,19 +256,30 @@ TEST(SpillInPlaceTest, ASingleAggregateIsNotAskedButKeepsItsGroupsOnceSpillingIs
   ASSERT_GT(want.size(), 20000u);
   const int64_t limit = free_tc.memory.peak() / 3;
 
-  InPlaceContext alone(limit, true);
-  EXPECT_THROW(single(&alone.tc.ctx, -1, nullptr), Error);
-  EXPECT_EQ(alone.asked, 0);
+  InPlaceContext no(limit, false);
+  EXPECT_THROW(single(&no.tc.ctx, -1, nullptr), Error);
+  EXPECT_EQ(no.asked, 1);
+  EXPECT_EQ(no.asked_by, "HashAggregate");
 
-  InPlaceContext yes(limit, true);
+  InPlaceContext itself(limit, true);
+  OperatorStats own;
+  EXPECT_EQ(single(&itself.tc.ctx, -1, &own), want) << "refused its own growth: every group once, whole";
+  EXPECT_EQ(itself.asked, 1);
+  EXPECT_EQ(itself.asked_by, "HashAggregate");
+  EXPECT_GT(own.spilled_rows, 0u);
+  EXPECT_LT(own.spilled_rows, 60000u - 5000u) << "the rows of the groups held when refused stay in memory";
+  EXPECT_LE(itself.tc.memory.peak(), limit);
+  EXPECT_EQ(itself.tc.memory.used(), 0);
+
+  InPlaceContext other(limit, true);
   OperatorStats stats;
-  EXPECT_EQ(single(&yes.tc.ctx, 5, &stats), want) << "every group once, whole";
-  EXPECT_EQ(yes.asked, 1);
-  EXPECT_EQ(yes.asked_by, "Overflowing");
+  EXPECT_EQ(single(&other.tc.ctx, 5, &stats), want) << "every group once, whole";
+  EXPECT_EQ(other.asked, 1);
+  EXPECT_EQ(other.asked_by, "Overflowing");
   EXPECT_GT(stats.spilled_rows, 0u);
   EXPECT_LT(stats.spilled_rows, 60000u - 5000u) << "the rows of the groups held before the switch stay in memory";
-  EXPECT_LE(yes.tc.memory.peak(), limit);
-  EXPECT_EQ(yes.tc.memory.used(), 0);
+  EXPECT_LE(other.tc.memory.peak(), limit);
+  EXPECT_EQ(other.tc.memory.used(), 0);
 }
 
 }  // namespace
