@@ -3,10 +3,12 @@
 
 #include "cli/commands.hpp"
 #include "planner/common/error.hpp"
+#include "planner/exec/memory_tracker.hpp"
 #include "planner/storage/temp_files.hpp"
 
 int main(int argc, char** argv) {
   hindsight::install_temp_file_cleanup();  // Ctrl-C or kill during a cache write leaves no temp file behind
+  hindsight::keep_freed_memory_for_reuse();  // planner/exec/memory_tracker.hpp
   CLI::App app{"hindsight: a SQL engine whose optimizer learns from what its plans actually did"};
   app.require_subcommand(1);
   int exit_code = 0;

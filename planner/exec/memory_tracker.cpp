@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "planner/common/error.hpp"
 
@@ -41,6 +44,17 @@ void MemoryTracker::add_live(int64_t live_delta) {
   // Still at the peak (nothing charged since): the live figure of the peak is this one.
   if (used_.load(std::memory_order_relaxed) == peak_.load(std::memory_order_relaxed))
     live_at_peak_.store(live, std::memory_order_relaxed);
+}
+
+bool keep_freed_memory_for_reuse() {
+#if defined(__GLIBC__)
+  // Setting either turns glibc's dynamic threshold off, which would otherwise raise the mmap threshold only up to
+  // the size of blocks freed so far and trim the heap at twice that.
+  constexpr int kHeapBlocksUpTo = 32 << 20, kKeepFreedUpTo = 1 << 30;
+  return mallopt(M_MMAP_THRESHOLD, kHeapBlocksUpTo) == 1 && mallopt(M_TRIM_THRESHOLD, kKeepFreedUpTo) == 1;
+#else
+  return false;
+#endif
 }
 
 int64_t spill_reserve_for(int64_t limit, int workers) {

@@ -81,6 +81,14 @@ class MemoryTracker {
 /// of the limit, for 32 KB a worker (a join's 17 write buffers a side and a reader of 256 B to 1 KB each).
 int64_t spill_reserve_for(int64_t limit, int workers);
 
+/// The process's allocator (glibc malloc), set once at start-up by the CLI: blocks up to 32 MB (the most older glibc
+/// versions accept) come from the heap rather than from mmap, and freed memory stays in the process up to 1 GB instead of
+/// going back to the kernel. The executor frees and allocates the same large buffers over and over (a spilled
+/// join's table per partition, each batch's arrays, growing columns); returned to the kernel, every reuse faulted
+/// its pages in again, zeroed. What the memory limit counts is unchanged: it is the tracker's, not the process's.
+/// Returns whether the allocator took both settings (false elsewhere than glibc).
+bool keep_freed_memory_for_reuse();
+
 /// Parses "256MB", "1GB", "512 KB", "1000" (bytes). Units B, KB, MB, GB, TB (powers of 1024),
 /// case-insensitive. Returns false on malformed text.
 bool parse_byte_size(const std::string& text, int64_t& bytes);

@@ -104,5 +104,13 @@ TEST(MemoryAccountingTest, TrackerKeepsTheLiveBytesAtThePeak) {
   EXPECT_EQ(t.used(), 700);
 }
 
+#if defined(__GLIBC__)
+TEST(MemoryAccountingTest, TheAllocatorTakesTheSettingsThatKeepFreedMemory) {
+  // mallopt says only by its result whether it took a value (older glibc versions refuse an mmap threshold above
+  // 32 MB on 64-bit): a value refused would leave the allocator as it was, silently.
+  EXPECT_TRUE(keep_freed_memory_for_reuse());
+}
+#endif
+
 }  // namespace
 }  // namespace hindsight
