@@ -150,6 +150,13 @@ bool HashAggregateOp::next_impl(Batch& out) {
   return true;
 }
 
+std::vector<const ColumnVector*> HashAggregateOp::key_columns(const Batch& in) const {
+  std::vector<const ColumnVector*> keys;
+  keys.reserve(group_keys_.size());
+  for (int k : group_keys_) keys.push_back(&in.columns[static_cast<size_t>(k)]);
+  return keys;
+}
+
 bool HashAggregateOp::keeps_groups_to_spill() const {
   // Its states are not rows of its input, so a Single aggregate cannot write the groups it holds to its files as
   // a Final does; but it can keep them, updating them in memory, and spill only the rows of groups it does not
@@ -177,10 +184,7 @@ bool HashAggregateOp::reserve_new_groups(const Batch& in) {
   const int64_t room = m.limit() - spill_reserve_for(m.limit(), ctx_->workers) -
                        (has_growing_states() ? table_allocated() / 4 : 0);
   if (m.used() + insert_bound(in, identity(in.rows)) <= room) return true;
-  std::vector<const ColumnVector*> keys;
-  keys.reserve(group_keys_.size());
-  for (int k : group_keys_) keys.push_back(&in.columns[static_cast<size_t>(k)]);
-  groups_.find(keys, in.rows, group_ids_);
+  groups_.find(key_columns(in), in.rows, group_ids_);
   missing_rows_.clear();
   for (size_t r = 0; r < in.rows; ++r)
     if (group_ids_[r] == GroupTable::kNotFound) missing_rows_.push_back(static_cast<uint32_t>(r));
@@ -196,10 +200,7 @@ bool HashAggregateOp::reserve_new_groups(const Batch& in) {
 void HashAggregateOp::insert_groups(const Batch& in) {
   const size_t rows = in.rows;
   if (!group_keys_.empty()) {
-    std::vector<const ColumnVector*> keys;
-    keys.reserve(group_keys_.size());
-    for (int k : group_keys_) keys.push_back(&in.columns[static_cast<size_t>(k)]);
-    groups_.find_or_insert(keys, rows, group_ids_);
+    groups_.find_or_insert(key_columns(in), rows, group_ids_);
     if (groups_.size() > group_count_) {
       group_count_ = groups_.size();
       for (auto& s : states_) s.resize(group_count_, groups_.group_capacity());
@@ -448,10 +449,7 @@ void HashAggregateOp::spill_rows(const Batch& in, const std::vector<uint32_t>& r
 bool HashAggregateOp::consume_spilling(const Batch& in) {
   const size_t rows = in.rows;
   if (rows == 0) return true;
-  std::vector<const ColumnVector*> keys;
-  keys.reserve(group_keys_.size());
-  for (int k : group_keys_) keys.push_back(&in.columns[static_cast<size_t>(k)]);
-  groups_.find(keys, rows, group_ids_);
+  groups_.find(key_columns(in), rows, group_ids_);
   found_rows_.clear();
   missing_rows_.clear();
   for (size_t r = 0; r < rows; ++r)

@@ -67,6 +67,8 @@ class HashAggregateOp : public ExecOperator {
   bool reserve_new_groups(const Batch& in);
   /// A Single aggregate with group keys that started without spilling, and spilling is on now (turned on in place).
   bool keeps_groups_to_spill() const;
+  /// The group key columns of `in`.
+  std::vector<const ColumnVector*> key_columns(const Batch& in) const;
   void insert_groups(const Batch& in);
   void update_states(const Batch& in, size_t rows);
   void update_distinct(size_t agg, const ColumnVector& arg, size_t rows);
