@@ -116,6 +116,8 @@ HashAggregateOp::HashAggregateOp(ExecContext* ctx, int worker, std::unique_ptr<E
     group_count_ = 1;  // a global aggregate has its one row even on empty input
     for (auto& s : states_) s.resize(1);
   }
+  for (const auto& st : states_) growing_states_ |= !st.is_count() && st.type().physical() == PhysicalKind::String;
+  for (const auto& d : distinct_sets_) growing_states_ |= d != nullptr;
   add_child(std::move(child));
 }
 
@@ -162,11 +164,13 @@ bool HashAggregateOp::keeps_groups_to_spill() const {
   // a Final does; but it can keep them, updating them in memory, and spill only the rows of groups it does not
   // hold yet, as it does once full. It must switch before its growth is refused (a refused growth has already
   // happened), so at the first batch after spilling turned on.
-  return mode_ == AggregateMode::Single && !group_keys_.empty() && spill_enabled();
+  return grouped_single() && spill_enabled();
 }
 
+bool HashAggregateOp::grouped_single() const { return mode_ == AggregateMode::Single && !group_keys_.empty(); }
+
 bool HashAggregateOp::consume(Batch& in) {
-  if (mode_ == AggregateMode::Single && !group_keys_.empty() && ctx_->spill_in_place && !reserve_new_groups(in))
+  if (grouped_single() && ctx_->spill_in_place && !reserve_new_groups(in))
     return false;
   insert_groups(in);
   update_states(in, in.rows);
@@ -181,13 +185,9 @@ bool HashAggregateOp::reserve_new_groups(const Batch& in) {
   // that room even if every row is a new group, nothing is reserved (another worker may charge in between; then
   // the growth is refused after the insert, as without spilling in place).
   const MemoryTracker& m = *ctx_->memory;
-  const int64_t room = m.limit() - spill_reserve_for(m.limit(), ctx_->workers) -
-                       (has_growing_states() ? table_allocated() / 4 : 0);
+  const int64_t room = m.limit() - spill_reserve_for(m.limit(), ctx_->workers) - growth_slack();
   if (m.used() + insert_bound(in, identity(in.rows)) <= room) return true;
-  groups_.find(key_columns(in), in.rows, group_ids_);
-  missing_rows_.clear();
-  for (size_t r = 0; r < in.rows; ++r)
-    if (group_ids_[r] == GroupTable::kNotFound) missing_rows_.push_back(static_cast<uint32_t>(r));
+  find_held_groups(in);
   if (missing_rows_.empty()) return true;
   const int64_t bound = insert_bound(in, missing_rows_);
   if (m.used() + bound <= room && try_charge(bound, table_live())) {
@@ -446,14 +446,18 @@ void HashAggregateOp::spill_rows(const Batch& in, const std::vector<uint32_t>& r
   stats_.spilled_rows += rows.size();
 }
 
+void HashAggregateOp::find_held_groups(const Batch& in) {
+  groups_.find(key_columns(in), in.rows, group_ids_);
+  found_rows_.clear();
+  missing_rows_.clear();
+  for (size_t r = 0; r < in.rows; ++r)
+    (group_ids_[r] == GroupTable::kNotFound ? missing_rows_ : found_rows_).push_back(static_cast<uint32_t>(r));
+}
+
 bool HashAggregateOp::consume_spilling(const Batch& in) {
   const size_t rows = in.rows;
   if (rows == 0) return true;
-  groups_.find(key_columns(in), rows, group_ids_);
-  found_rows_.clear();
-  missing_rows_.clear();
-  for (size_t r = 0; r < rows; ++r)
-    (group_ids_[r] == GroupTable::kNotFound ? missing_rows_ : found_rows_).push_back(static_cast<uint32_t>(r));
+  find_held_groups(in);
   if (!found_rows_.empty()) {
     if (missing_rows_.empty()) {
       update_states(in, rows);
@@ -469,7 +473,7 @@ bool HashAggregateOp::consume_spilling(const Batch& in) {
     const int64_t bound = insert_bound(in, missing_rows_);
     // Held groups whose state grows (DISTINCT sets, string MIN/MAX) keep growing after the table is full:
     // new groups are taken only while a quarter of the table's size stays free for that.
-    const int64_t slack = growing_states_ ? table_allocated() / 4 : 0;
+    const int64_t slack = growth_slack();
     // ... and the writers' buffers must fit once the table is full: a new group is taken only while they would.
     const int64_t writers = mode_ == AggregateMode::Partial || io_charged_ >= writers_reserve() ? 0 : writers_reserve();
     const int64_t pooled = std::max<int64_t>(0, charged_ - table_allocated());
@@ -579,15 +583,6 @@ void HashAggregateOp::start_spilling_mode() {
   const int64_t limit = ctx_->memory->limit();
   buffer_bytes_ = std::min(spill_buffer_bytes(limit, kSpillFanout),
                            std::max(kSpillMinBufferBytes, static_cast<size_t>(std::max<int64_t>(0, limit / 64 / kSpillFanout))));
-  growing_states_ = has_growing_states();
-}
-
-bool HashAggregateOp::has_growing_states() const {
-  for (const auto& st : states_)
-    if (!st.is_count() && st.type().physical() == PhysicalKind::String) return true;
-  for (const auto& d : distinct_sets_)
-    if (d) return true;
-  return false;
 }
 
 void HashAggregateOp::switch_to_spilling() {

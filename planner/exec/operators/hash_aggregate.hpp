@@ -67,6 +67,8 @@ class HashAggregateOp : public ExecOperator {
   bool reserve_new_groups(const Batch& in);
   /// A Single aggregate with group keys that started without spilling, and spilling is on now (turned on in place).
   bool keeps_groups_to_spill() const;
+  /// A Single aggregate with group keys: it keeps the groups it holds when it spills.
+  bool grouped_single() const;
   /// The group key columns of `in`.
   std::vector<const ColumnVector*> key_columns(const Batch& in) const;
   void insert_groups(const Batch& in);
@@ -100,6 +102,8 @@ class HashAggregateOp : public ExecOperator {
   /// Consumes one batch; false when a Partial aggregate must emit its groups first (pending_ then holds the
   /// rows still to consume).
   bool consume_spilling(const Batch& in);
+  /// Looks the rows of `in` up: group_ids_, found_rows_ (groups held) and missing_rows_ (the others).
+  void find_held_groups(const Batch& in);
   bool read_source(Batch& in);
   int64_t insert_bound(const Batch& in, const std::vector<uint32_t>& rows) const;
   /// `to_limit`: the growth may take the spill reserve too (the first group of an empty table).
@@ -118,9 +122,9 @@ class HashAggregateOp : public ExecOperator {
   size_t buffer_bytes_ = 0;     ///< each spill file's buffer
   int depth_ = 0;               ///< of the current source: 0 the child, d a partition written at depth d - 1
   bool full_ = false;           ///< the current source's new groups go to writers_
-  /// DISTINCT sets or string MIN/MAX: held groups may still grow when full.
-  bool has_growing_states() const;
-  bool growing_states_ = false;  ///< has_growing_states(), once spilling
+  bool growing_states_ = false;  ///< DISTINCT sets or string MIN/MAX: held groups may still grow when full
+  /// The room held groups with growing states need free once new groups are refused: a quarter of the table.
+  int64_t growth_slack() const { return growing_states_ ? table_allocated() / 4 : 0; }
   bool emitting_ = false;
   bool source_done_ = false;
   bool has_pending_ = false;
