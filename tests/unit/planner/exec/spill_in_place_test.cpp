@@ -218,23 +218,35 @@ TEST(SpillInPlaceTest, ARefusedPartialAggregateEmitsTheGroupsItHeldAndTheFinalAb
 }
 
 /// Passes its child's batches on; before the `after`-th it asks the attempt to spill in place, as a join build or
-/// an exchange refused elsewhere in the plan would.
+/// an exchange refused elsewhere in the plan would. With `leave` >= 0 it first takes all of the limit but `leave`
+/// bytes, as a finished join build does until its probe ends, and gives it back at the end of its input.
 class TurnsSpillingOnAfter : public ExecOperator {
  public:
-  TurnsSpillingOnAfter(ExecContext* ctx, std::unique_ptr<ExecOperator> child, int after)
-      : ExecOperator("Overflowing", ctx, 0), after_(after) {
+  TurnsSpillingOnAfter(ExecContext* ctx, std::unique_ptr<ExecOperator> child, int after, int64_t leave = -1)
+      : ExecOperator("Overflowing", ctx, 0), after_(after), leave_(leave) {
     output_types_ = child->output_types();
     add_child(std::move(child));
   }
 
  protected:
   bool next_impl(Batch& out) override {
-    if (after_-- == 0) ctx_->spill_now(*this);
-    return pull(0, out);
+    if (after_-- == 0) {
+      if (leave_ >= 0) {
+        held_ = ctx_->memory->limit() - ctx_->memory->used() - leave_;
+        charge(held_);
+      }
+      ctx_->spill_now(*this);
+    }
+    if (pull(0, out)) return true;
+    release(held_);
+    held_ = 0;
+    return false;
   }
 
  private:
   int after_;
+  int64_t leave_;
+  int64_t held_ = 0;
 };
 
 TEST(SpillInPlaceTest, ASingleAggregateKeepsItsGroupsAndSpillsTheOthersOnceSpillingIsOn) {
@@ -282,6 +294,36 @@ TEST(SpillInPlaceTest, ASingleAggregateKeepsItsGroupsAndSpillsTheOthersOnceSpill
     InPlaceContext other(limit, true);
     expect_kept_groups(other, 5, "Overflowing");
   }
+}
+
+TEST(SpillInPlaceTest, ASingleAggregateSwitchedNearTheLimitWritesWithTheRoomLeft) {
+  // Another operator holds all of the limit but 8 KB when it turns spilling on (q10 at SF 1: a join build). The
+  // aggregate's 16 spill files take buffers that fit in half of that room instead of their usual size; without
+  // that it failed ("the buffers of its 16 spill files ... do not fit beside ... groups").
+  const Batch in = rows(60000, 30000, 3, "x");
+  const std::vector<AggregateSpec> aggs = {{AggKind::CountStar, -1, false, DataType::bigint()},
+                                           {AggKind::Sum, 0, false, DataType::bigint()}};
+  auto single = [&](ExecContext* ctx, int64_t leave, OperatorStats* stats) {
+    std::unique_ptr<ExecOperator> child = source(ctx, in, 1000);
+    if (leave >= 0) child = std::make_unique<TurnsSpillingOnAfter>(ctx, std::move(child), 5, leave);
+    HashAggregateOp op(ctx, 0, std::move(child), {0}, aggs, AggregateMode::Single);
+    V out = sorted(drain(op));
+    if (stats) *stats = op.stats();
+    return out;
+  };
+  TestContext free_tc;
+  const V want = single(&free_tc.ctx, -1, nullptr);
+  ASSERT_GT(want.size(), 20000u);
+  const int64_t limit = 2 * free_tc.memory.peak();
+
+  InPlaceContext c(limit, true);
+  OperatorStats stats;
+  EXPECT_EQ(single(&c.tc.ctx, 8 << 10, &stats), want);
+  EXPECT_EQ(c.asked, 1);
+  EXPECT_EQ(c.asked_by, "Overflowing");
+  EXPECT_GT(stats.spilled_rows, 0u);
+  EXPECT_LE(c.tc.memory.peak(), limit);
+  EXPECT_EQ(c.tc.memory.used(), 0);
 }
 
 }  // namespace
