@@ -133,7 +133,7 @@ bool HashAggregateOp::next_impl(Batch& out) {
       // A Single aggregate keeps its groups once spilling turned on in place (for another operator or, refused the
       // groups of `in`, for itself): `in` is consumed in the spilling mode.
       if (keeps_groups_to_spill() || !consume(in)) {
-        start_spilling_mode();
+        start_spilling_mode(/*in_place=*/true);
         pending_ = std::move(in);
         has_pending_ = true;
         return next_spilling(out);
@@ -575,7 +575,7 @@ bool HashAggregateOp::open_next_partition() {
   return true;
 }
 
-void HashAggregateOp::start_spilling_mode() {
+void HashAggregateOp::start_spilling_mode(bool in_place) {
   spilling_mode_ = true;
   consumed_ = true;
   // The files' share of the limit as spill_buffer_bytes has it, but below its 4 KB floor under a limit of a
@@ -583,16 +583,17 @@ void HashAggregateOp::start_spilling_mode() {
   const int64_t limit = ctx_->memory->limit();
   buffer_bytes_ = std::min(spill_buffer_bytes(limit, kSpillFanout),
                            std::max(kSpillMinBufferBytes, static_cast<size_t>(std::max<int64_t>(0, limit / 64 / kSpillFanout))));
-  // Switched in place near the limit (other operators hold nearly all of it): the writers take at most half of the
-  // room left, down to the buffers' floor, rather than fail for want of their usual size (q10 at SF 1: 16 files of
-  // 7.6 KB did not fit in the 100 KB left beside one group).
-  const int64_t room = limit - ctx_->memory->used();
-  if (room / 2 < writers_reserve())
-    buffer_bytes_ = std::max(kSpillMinBufferBytes, static_cast<size_t>(std::max<int64_t>(0, room / 2 / kSpillFanout)));
+  // Switched in place near the limit (other operators hold nearly all of it; the spill reserve kept their data
+  // out only from now on): the writers take at most a share of half of the room left, as the other workers'
+  // instances switch too, down to the buffers' floor, rather than fail for want of their usual size (q10 at SF 1:
+  // 16 files of 7.6 KB did not fit in the 100 KB left beside one group). From the start the reserve holds them.
+  const int64_t share = (limit - ctx_->memory->used()) / 2 / std::max(1, ctx_->workers);
+  if (in_place && share < writers_reserve())
+    buffer_bytes_ = std::max(kSpillMinBufferBytes, static_cast<size_t>(std::max<int64_t>(0, share / kSpillFanout)));
 }
 
 void HashAggregateOp::switch_to_spilling() {
-  start_spilling_mode();
+  start_spilling_mode(/*in_place=*/true);
   ++stats_.spills;
   if (mode_ == AggregateMode::Partial) {  // the groups held go out now (next_spilling emits them), then on
     emitting_ = true;
@@ -638,7 +639,7 @@ void HashAggregateOp::pass_through(const Batch& in, Batch& out) {
 }
 
 bool HashAggregateOp::next_spilling(Batch& out) {
-  if (!consumed_) start_spilling_mode();  // first call: the child is the source
+  if (!consumed_) start_spilling_mode(/*in_place=*/false);  // first call: the child is the source
   while (true) {
     if (emitting_) {
       if (emit_pos_ < group_count_) {

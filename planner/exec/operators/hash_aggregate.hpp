@@ -89,7 +89,8 @@ class HashAggregateOp : public ExecOperator {
   };
   bool next_spilling(Batch& out);
   /// The spilling mode's set-up on its first call (or when switching to it mid-stream).
-  void start_spilling_mode();
+  /// `in_place`: switched while the attempt ran without spilling, so the spill reserve was not kept from the start.
+  void start_spilling_mode(bool in_place);
   /// Spilling turned on while this Partial or Final aggregate ran without it: see the class comment.
   void switch_to_spilling();
   /// The table is full: new groups' rows go to kSpillFanout partition files from now on.
