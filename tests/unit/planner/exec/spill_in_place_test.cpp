@@ -249,6 +249,18 @@ class TurnsSpillingOnAfter : public ExecOperator {
   int64_t held_ = 0;
 };
 
+/// A Single aggregate of `aggs` per key of `in` (batches of 1000 rows); with `spill_after` >= 0 a
+/// TurnsSpillingOnAfter(spill_after, leave) under it. Sorted rows; its stats in `stats`.
+V single_aggregate(ExecContext* ctx, const Batch& in, const std::vector<AggregateSpec>& aggs, int spill_after,
+                   int64_t leave, OperatorStats* stats) {
+  std::unique_ptr<ExecOperator> child = source(ctx, in, 1000);
+  if (spill_after >= 0) child = std::make_unique<TurnsSpillingOnAfter>(ctx, std::move(child), spill_after, leave);
+  HashAggregateOp op(ctx, 0, std::move(child), {0}, aggs, AggregateMode::Single);
+  V out = sorted(drain(op));
+  if (stats) *stats = op.stats();
+  return out;
+}
+
 TEST(SpillInPlaceTest, ASingleAggregateKeepsItsGroupsAndSpillsTheOthersOnceSpillingIsOn) {
   // Its states are not rows of its input: there is no layout to write the groups it holds to its files in. So it
   // keeps them and writes only other groups' rows: from its first batch after another operator turned spilling
@@ -256,12 +268,7 @@ TEST(SpillInPlaceTest, ASingleAggregateKeepsItsGroupsAndSpillsTheOthersOnceSpill
   // limit. COUNT(*) and MIN(tag) over 30,000 keys.
   const Batch in = rows(60000, 30000, 3, "x");
   auto single = [&](ExecContext* ctx, int spill_after, OperatorStats* stats) {
-    std::unique_ptr<ExecOperator> child = source(ctx, in, 1000);
-    if (spill_after >= 0) child = std::make_unique<TurnsSpillingOnAfter>(ctx, std::move(child), spill_after);
-    HashAggregateOp op(ctx, 0, std::move(child), {0}, count_and_min(), AggregateMode::Single);
-    V out = sorted(drain(op));
-    if (stats) *stats = op.stats();
-    return out;
+    return single_aggregate(ctx, in, count_and_min(), spill_after, -1, stats);
   };
   TestContext free_tc;
   const V want = single(&free_tc.ctx, -1, nullptr);
@@ -304,12 +311,7 @@ TEST(SpillInPlaceTest, ASingleAggregateSwitchedNearTheLimitWritesWithTheRoomLeft
   const std::vector<AggregateSpec> aggs = {{AggKind::CountStar, -1, false, DataType::bigint()},
                                            {AggKind::Sum, 0, false, DataType::bigint()}};
   auto single = [&](ExecContext* ctx, int64_t leave, OperatorStats* stats) {
-    std::unique_ptr<ExecOperator> child = source(ctx, in, 1000);
-    if (leave >= 0) child = std::make_unique<TurnsSpillingOnAfter>(ctx, std::move(child), 5, leave);
-    HashAggregateOp op(ctx, 0, std::move(child), {0}, aggs, AggregateMode::Single);
-    V out = sorted(drain(op));
-    if (stats) *stats = op.stats();
-    return out;
+    return single_aggregate(ctx, in, aggs, leave >= 0 ? 5 : -1, leave, stats);
   };
   TestContext free_tc;
   const V want = single(&free_tc.ctx, -1, nullptr);
