@@ -118,7 +118,7 @@ bool spills_in_place(const StatementInput& in, CompiledQuery& plan, int number, 
   const double restart = fresh.total + spill_cost(fresh.peak_bytes - limit);
   // The model's costs are rough (a plan cut short is re-estimated from lower bounds; spilling's cost is a guess
   // from its estimated peak): finish only when that is clearly cheaper. 0.65: measured per run in session 25,
-  // finishing won wherever the ratio was 0.5-0.65 and lost as often as it won at 0.65-0.75 (docs/reexec.md).
+  // finishing gained on the cases that weighed 0.5-0.65 and 0.75 was no better overall (docs/reexec.md).
   constexpr double kClearlyCheaper = 0.65;
   const bool finishing = finish < kClearlyCheaper * restart;
   auto over = [&](double peak) {  // what the plan's estimated peak exceeds the limit by
