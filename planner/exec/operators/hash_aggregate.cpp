@@ -578,18 +578,16 @@ bool HashAggregateOp::open_next_partition() {
 void HashAggregateOp::start_spilling_mode(bool in_place) {
   spilling_mode_ = true;
   consumed_ = true;
-  // The files' share of the limit as spill_buffer_bytes has it, but below its 4 KB floor under a limit of a
-  // few MB: 16 writers of 4 KB on each of several workers would take much of such a limit.
+  // The files' share of the limit (a 64th) as spill_buffer_bytes has it, but below its 4 KB floor under a limit of
+  // a few MB: 16 writers of 4 KB on each of several workers would take much of such a limit. Switched in place near
+  // the limit (other operators hold nearly all of it; the spill reserve keeps their data out only from now on), at
+  // most a worker's share of half of the room left, as the other workers' instances switch too, rather than fail
+  // for want of the usual size (q10 at SF 1: 16 files of 7.6 KB did not fit in the 100 KB left beside one group).
   const int64_t limit = ctx_->memory->limit();
+  int64_t room = limit / 64;
+  if (in_place) room = std::min(room, (limit - ctx_->memory->used()) / 2 / std::max(1, ctx_->workers));
   buffer_bytes_ = std::min(spill_buffer_bytes(limit, kSpillFanout),
-                           std::max(kSpillMinBufferBytes, static_cast<size_t>(std::max<int64_t>(0, limit / 64 / kSpillFanout))));
-  // Switched in place near the limit (other operators hold nearly all of it; the spill reserve kept their data
-  // out only from now on): the writers take at most a share of half of the room left, as the other workers'
-  // instances switch too, down to the buffers' floor, rather than fail for want of their usual size (q10 at SF 1:
-  // 16 files of 7.6 KB did not fit in the 100 KB left beside one group). From the start the reserve holds them.
-  const int64_t share = (limit - ctx_->memory->used()) / 2 / std::max(1, ctx_->workers);
-  if (in_place && share < writers_reserve())
-    buffer_bytes_ = std::max(kSpillMinBufferBytes, static_cast<size_t>(std::max<int64_t>(0, share / kSpillFanout)));
+                           std::max(kSpillMinBufferBytes, static_cast<size_t>(std::max<int64_t>(0, room / kSpillFanout))));
 }
 
 void HashAggregateOp::switch_to_spilling() {
