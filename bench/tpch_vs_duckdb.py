@@ -12,7 +12,8 @@
   script says so and exits 0: the peer is optional.
 - Hindsight: `hindsight query --format json --set workers=N --set stats_scope=off -f qNN.sql` (the model's
   plans, the same in every run: what feedback gains is measured by feedback_bench.py), one process per run; the time is
-  the engine's `elapsed_ms` (summed over attempts), so process start and table loads are left out.
+  the engine's `elapsed_ms` (summed over attempts, with the `counting_ms` of the filtered scans counted before
+  planning: count_scans_first), so process start and table loads are left out.
 - Each query runs --repeat times per engine and thread count; the median counts. The ratio is
   hindsight/duckdb (> 1: DuckDB faster); the geometric mean covers the queries both engines ran, and the
   worst ratio is named. Row counts that differ are flagged; failures are listed, never hidden.
@@ -195,7 +196,7 @@ def main(argv=None) -> int:
                 w = worst[(label, t)]
                 print(f"{label} at {t} thread(s): geometric mean hindsight/duckdb {gmean(rs):.2f} over {len(rs)} "
                       f"queries; worst {w[1]} {w[0]:.2f}")
-    print("hindsight time: elapsed_ms of the attempts (engine only); duckdb: runAndReadAll in process, tables in memory")
+    print("hindsight time: elapsed_ms + counting_ms of the attempts (engine only); duckdb: runAndReadAll in process, tables in memory")
     summary = {"problems": len(problems)}
     for label, _ in bins:
         for t in threads:

@@ -144,6 +144,8 @@ nlohmann::json format_json(const StatementResult& r, bool with_rows) {
   j["row_count"] = j["rows"].size();
   j["attempts"] = nlohmann::json::array();
   for (auto& a : r.attempts) {
+    nlohmann::json counted = nlohmann::json::array();
+    for (const CountedScan& c : a.counted) counted.push_back({{"table", c.table}, {"estimate", c.estimate}, {"rows", c.rows}});
     j["attempts"].push_back({{"number", a.number},
                              {"status", a.error ? "failed" : "ok"},
                              {"error", a.error ? error_json(*a.error) : nlohmann::json(nullptr)},
@@ -157,6 +159,8 @@ nlohmann::json format_json(const StatementResult& r, bool with_rows) {
                              {"reexec_reason", a.reexec_reason.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.reexec_reason)},
                              {"reexec_decision",
                               a.reexec_decision.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.reexec_decision)},
+                             {"counted_scans", std::move(counted)},
+                             {"counting_ms", a.counting_ms},
                              {"spilled_in_place", a.spilled_in_place},
                              {"spill_in_place",
                               a.spill_in_place.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.spill_in_place)}});

@@ -27,7 +27,7 @@ std::vector<std::string> setting_names() {
           "oracle_subplan_memory_limit", "reexec_strategies",
           "reexec_max_attempts", "reexec_time_budget", "reexec_overlay", "reexec_overlay.<ERROR_CODE>",
           "reexec_qerror_threshold", "reexec_min_gain", "reexec_on_misestimate", "reexec_slow_factor",
-          "reexec_slow_ms", "reexec_fail_early", "reexec_count_scans", "reexec_spill_in_place", "regression_guard", "fault_injection", "spill",
+          "reexec_slow_ms", "reexec_fail_early", "reexec_count_scans", "count_scans_first", "reexec_spill_in_place", "regression_guard", "fault_injection", "spill",
           "spill_directory"};
 }
 
@@ -313,6 +313,8 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
     s.reexec_fail_early = on_off("on or off");
   } else if (name == "reexec_count_scans") {
     s.reexec_count_scans = on_off("on or off");
+  } else if (name == "count_scans_first") {
+    s.count_scans_first = on_off("on or off");
   } else if (name == "reexec_spill_in_place") {
     const std::string v = lower(value);
     const char* expected =

@@ -73,6 +73,10 @@ struct Settings {
   /// failed attempt did not count to the end (a COUNT(*) sub-plan each), so the new plan starts from their true
   /// sizes (docs/reexec.md).
   bool reexec_count_scans = true;
+  /// A statement's first plan first counts the cheap filtered base-table scans no stats scope holds an exact count
+  /// of (the same COUNT(*) sub-plans, cheapest first within 5 % of the plan's work), so the first plan starts from
+  /// their true sizes where the model could only guess (a LIKE, correlated predicates; docs/reexec.md).
+  bool count_scans_first = false;
   /// When re-execution would answer MEMORY_LIMIT_EXCEEDED with the same plan and spilling on (the `spill`
   /// strategy, an attempt left, no overlay for the error), the attempt's first overflow re-plans with what the
   /// attempt observed so far; the attempt goes on spilling instead of failing when (docs/reexec.md):

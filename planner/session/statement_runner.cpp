@@ -94,6 +94,8 @@ Attempt AttemptRun::report() const {
     for (const auto& [id, st] : executed.stats) a.spilled_bytes += st.spilled_bytes;
   a.spill_in_place = executed.spill_in_place;
   a.spilled_in_place = executed.spilled_in_place;
+  a.counted = counted;
+  a.counting_ms = counting ? counting->elapsed_ms : 0;
   return a;
 }
 
@@ -136,9 +138,10 @@ void plan_attempt(const StatementInput& in, AttemptRun& run) {
       compile_with_counts();
       if (report.capped() && in.warnings) in.warnings->push_back(report.describe());
       run.oracle = report;
-    } else if (run.count_scans && run.compiled) {
-      // Count the filtered scans the failed attempt did not count to the end, then plan again knowing them: the
-      // counting is this attempt's planning (plan_ms) and work (cpu_ms).
+    } else if ((run.count_scans || (run.number == 1 && run.settings.count_scans_first)) && run.compiled) {
+      // Count the filtered scans no scope knows an exact count of (a statement's first attempt: count_scans_first;
+      // a re-plan: those the failed attempt did not count to the end), then plan again knowing them: the counting is this attempt's planning (plan_ms) and work
+      // (cpu_ms).
       const double first_ms = run.compiled->plan_ms;
       auto known = [&](const sig::Signature& s) {
         if (!run.answers) return false;
@@ -150,7 +153,7 @@ void plan_attempt(const StatementInput& in, AttemptRun& run) {
         counts = count_filtered_scans(in.db, *run.compiled, run.settings, run.limits.get(), known, report, run.counted);
       } catch (const Error& e) {  // the plan made without the counts stands; the attempt meets the error if it lasts
         run.counted.clear();
-        if (in.warnings) in.warnings->push_back("re-execution: counting the filtered scans failed: " + e.message());
+        if (in.warnings) in.warnings->push_back("counting the filtered scans failed: " + e.message());
       }
       run.counting = report;
       if (!run.counted.empty()) {

@@ -42,6 +42,10 @@ struct Attempt {
   /// was asked) and whether it went on spilling.
   std::string spill_in_place;
   bool spilled_in_place = false;
+  /// The filtered scans this attempt's planning counted first (count_scans_first on the first attempt,
+  /// reexec_count_scans on a re-plan) and what the counting took (inside plan_ms): JSON only.
+  std::vector<CountedScan> counted;
+  double counting_ms = 0;
 
   /// A statement's only attempt, where no runner made one (ANALYZE, errors before or around planning).
   static Attempt only(std::optional<Error> error, double elapsed_ms = 0, std::string plan_hash = "") {
@@ -113,8 +117,9 @@ struct AttemptRun {
   const QueryLimits* charge_loads_of = nullptr;
   std::unique_ptr<CompiledQuery> compiled;
   std::optional<OracleReport> oracle;
-  /// Count the filtered scans the scopes know no exact count of before planning (count_filtered_scans: a
-  /// re-plan after a failed attempt, settings.reexec_count_scans); what was counted and what it cost.
+  /// Count the filtered scans the scopes know no exact count of before planning (count_filtered_scans: a re-plan
+  /// after a failed attempt, settings.reexec_count_scans; attempt 1 counts when settings.count_scans_first); what
+  /// was counted and what it cost.
   bool count_scans = false;
   std::optional<OracleReport> counting;
   std::vector<CountedScan> counted;

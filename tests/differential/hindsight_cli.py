@@ -39,11 +39,13 @@ class HindsightResult:
         return [str(c.get("name", "")) for c in self.columns]
 
     def attempts_elapsed_ms(self) -> Optional[float]:
-        """Sum of the attempts' elapsed_ms, or None when the CLI does not report it."""
+        """Sum of the attempts' elapsed_ms, or None when the CLI does not report it. An attempt's counting_ms (the
+        filtered scans its planning counted first: count_scans_first, reexec_count_scans) is added: that is work of
+        the query, done before its execution."""
         values = [a.get("elapsed_ms") for a in self.attempts]
         if not values or any(not isinstance(v, (int, float)) or isinstance(v, bool) for v in values):
             return None
-        return float(sum(values))
+        return float(sum(values) + sum(a.get("counting_ms") or 0.0 for a in self.attempts))
 
     def describe_failure(self) -> str:
         if self.status == "timeout":
