@@ -145,7 +145,8 @@ nlohmann::json format_json(const StatementResult& r, bool with_rows) {
   j["attempts"] = nlohmann::json::array();
   for (auto& a : r.attempts) {
     nlohmann::json counted = nlohmann::json::array();
-    for (const CountedScan& c : a.counted) counted.push_back({{"table", c.table}, {"estimate", c.estimate}, {"rows", c.rows}});
+    for (const CountedScan& c : a.counted)
+      counted.push_back({{"table", c.table}, {"estimate", c.estimate}, {"rows", c.rows}});
     j["attempts"].push_back({{"number", a.number},
                              {"status", a.error ? "failed" : "ok"},
                              {"error", a.error ? error_json(*a.error) : nlohmann::json(nullptr)},

@@ -140,8 +140,8 @@ void plan_attempt(const StatementInput& in, AttemptRun& run) {
       run.oracle = report;
     } else if ((run.count_scans || (run.number == 1 && run.settings.count_scans_first)) && run.compiled) {
       // Count the filtered scans no scope knows an exact count of (a statement's first attempt: count_scans_first;
-      // a re-plan: those the failed attempt did not count to the end), then plan again knowing them: the counting is this attempt's planning (plan_ms) and work
-      // (cpu_ms).
+      // a re-plan: those the failed attempt did not count to the end), then plan again knowing them: the counting
+      // is this attempt's planning (plan_ms) and work (cpu_ms).
       const double first_ms = run.compiled->plan_ms;
       auto known = [&](const sig::Signature& s) {
         if (!run.answers) return false;
