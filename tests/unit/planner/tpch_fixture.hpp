@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 
 #include "planner/session/session.hpp"
@@ -45,6 +46,17 @@ inline StatementResult run(const std::string& sql, Settings settings = {}) {
   Session s(tpch_db());
   s.settings() = settings;
   return s.run_script(sql);
+}
+
+/// The scan of `table` in the plan under `root` (the last one in pre-order; nullptr: none).
+inline const PhysicalOperator* scan_of(const PhysicalOperator& root, const std::string& table) {
+  const PhysicalOperator* found = nullptr;
+  std::function<void(const PhysicalOperator&)> walk = [&](const PhysicalOperator& op) {
+    if (op.kind == PhysicalOpKind::TableScan && op.as<PhysicalTableScan>().table->def.name == table) found = &op;
+    for (auto& c : op.children) walk(*c);
+  };
+  walk(root);
+  return found;
 }
 
 /// Expects `fn` to throw hindsight::Error with `code` at line:col (col 0 = any).

@@ -230,13 +230,7 @@ TEST(ReExecDriverTest, PlainExplainPlansOnce) {
 
 // The scan of `table` in the plan that ran last (nullptr: none).
 const PhysicalOperator* scan_of(const StatementResult& r, const std::string& table) {
-  const PhysicalOperator* found = nullptr;
-  std::function<void(const PhysicalOperator&)> walk = [&](const PhysicalOperator& op) {
-    if (op.kind == PhysicalOpKind::TableScan && op.as<PhysicalTableScan>().table->def.name == table) found = &op;
-    for (auto& c : op.children) walk(*c);
-  };
-  walk(*r.compiled->physical);
-  return found;
+  return testing::scan_of(*r.compiled->physical, table);
 }
 
 constexpr const char* kBuildingCustomers =

@@ -223,14 +223,6 @@ const char* kCheapAndDearScans =
     "SELECT COUNT(*) FROM lineitem, orders, customer WHERE l_orderkey = o_orderkey AND o_custkey = c_custkey "
     "AND c_mktsegment = 'BUILDING' AND c_nationkey < 5 AND l_quantity < 10";
 
-const PhysicalOperator* scan_of(const PhysicalOperator& root, const std::string& table) {
-  const PhysicalOperator* found = nullptr;
-  each_physical(root, [&](const PhysicalOperator& op) {
-    if (op.kind == PhysicalOpKind::TableScan && op.as<PhysicalTableScan>().table->def.name == table) found = &op;
-  });
-  return found;
-}
-
 TEST(OracleTest, ARePlanCountsTheFilteredScansThatAreCheapNextToThePlan) {
   Settings s;
   s.workers = 2;
@@ -246,18 +238,18 @@ TEST(OracleTest, ARePlanCountsTheFilteredScansThatAreCheapNextToThePlan) {
   ASSERT_EQ(counted.size(), 1u);
   EXPECT_EQ(counted[0].table, "customer");
   EXPECT_EQ(counted[0].rows, customers);
-  EXPECT_EQ(counted[0].estimate, scan_of(*cq->physical, "customer")->estimated_rows);
+  EXPECT_EQ(counted[0].estimate, testing::scan_of(*cq->physical, "customer")->estimated_rows);
   EXPECT_EQ(report.subplans, 1u);
 
   // The counts answer as runtime observations: planned with them, the customer scan is estimated exactly.
   auto stmts = sql::parse_sql(kCheapAndDearScans);
   auto again = compile_query(testing::tpch_db(), *stmts.at(0)->as<sql::SelectStatement>().query, kCheapAndDearScans, s,
                              true, [&](const std::vector<stats::TableVersion>&) { return source; });
-  const PhysicalOperator* customer = scan_of(*again->physical, "customer");
+  const PhysicalOperator* customer = testing::scan_of(*again->physical, "customer");
   ASSERT_TRUE(customer);
   EXPECT_EQ(customer->estimate_source, stats::EstimateSource::Runtime);
   EXPECT_EQ(customer->estimated_rows, std::max(1.0, customers));
-  EXPECT_EQ(scan_of(*again->physical, "lineitem")->estimate_source, stats::EstimateSource::Model);
+  EXPECT_EQ(testing::scan_of(*again->physical, "lineitem")->estimate_source, stats::EstimateSource::Model);
 
   // What the scopes know exactly is not counted again.
   std::vector<CountedScan> none;
