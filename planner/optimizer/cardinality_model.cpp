@@ -317,6 +317,46 @@ double CardinalityModel::combine_key_selectivities(std::vector<double> sels) {
   return s;
 }
 
+namespace {
+/// True when one scan in `op`'s subtree outputs every column of `ids`.
+bool one_scan_reads(const LogicalOperator& op, const std::vector<ColumnId>& ids) {
+  if (op.kind == LogicalKind::Get)
+    return std::all_of(ids.begin(), ids.end(), [&](ColumnId id) {
+      return std::find(op.outputs.begin(), op.outputs.end(), id) != op.outputs.end();
+    });
+  return std::any_of(op.children.begin(), op.children.end(), [&](auto& c) { return one_scan_reads(*c, ids); });
+}
+}  // namespace
+
+std::optional<double> CardinalityModel::composite_key_selectivity(const std::vector<const Expr*>& eqs,
+                                                                  const LogicalOperator& left,
+                                                                  const LogicalOperator& right) const {
+  if (eqs.size() < 2 || !key_distinct_) return std::nullopt;
+  const std::set<ColumnId> left_cols = output_set(left);
+  std::vector<ColumnId> left_key, right_key;
+  double non_null = 1;
+  for (const Expr* c : eqs) {
+    if (c->kind != ExprKind::Call || c->op != ScalarOp::Eq) return std::nullopt;
+    const Expr* x = column_under_casts(*c->children[0]);
+    const Expr* y = column_under_casts(*c->children[1]);
+    if (!x || !y) return std::nullopt;
+    if (!left_cols.count(x->column_id)) std::swap(x, y);
+    if (!left_cols.count(x->column_id) || left_cols.count(y->column_id)) return std::nullopt;
+    const ColumnStatistics* a = stats_of(*x);
+    const ColumnStatistics* b = stats_of(*y);
+    if (!a || !b) return std::nullopt;
+    non_null *= (1 - a->null_fraction()) * (1 - b->null_fraction());
+    left_key.push_back(x->column_id);
+    right_key.push_back(y->column_id);
+  }
+  // Lineage alone cannot tell two scans of one table apart (a self-join's sides, or one side joining a table twice).
+  if (!one_scan_reads(left, left_key) || !one_scan_reads(right, right_key)) return std::nullopt;
+  const std::optional<double> l = key_distinct_(left_key);
+  const std::optional<double> r = key_distinct_(right_key);
+  if (!l || !r) return std::nullopt;
+  return non_null / std::max({1.0, *l, *r});
+}
+
 double CardinalityModel::semi_join_keep(const LogicalJoin& j, const std::set<ColumnId>& left_cols,
                                         const LogicalOperator& right) const {
   // Share of left rows with a match, by containment on the first equi-key with statistics:
@@ -352,6 +392,12 @@ double CardinalityModel::semi_join_keep(const LogicalJoin& j, const std::set<Col
 
 double CardinalityModel::inner_join_rows(const LogicalJoin& j, double left_rows, double right_rows) const {
   bool equi = false;
+  std::vector<const Expr*> eqs;
+  for (auto& c : j.conditions)
+    if (c->kind == ExprKind::Call && c->op == ScalarOp::Eq) eqs.push_back(c.get());
+  if (j.children.size() == 2)
+    if (auto composite = composite_key_selectivity(eqs, *j.children[0], *j.children[1]))
+      return left_rows * right_rows * *composite;
   // Containment: each equi-join key pair with statistics on both sides divides by max(ndv).
   std::vector<double> key_sels;
   for (auto& c : j.conditions) {

@@ -16,7 +16,8 @@ struct ColumnStatistics;
 /// The classical cardinality model ("model" estimates). With column statistics (set_column_stats):
 /// comparisons, IN lists, LIKE prefixes and IS NULL on a column against constants use the
 /// column's histogram, most common values and null count; equi-joins use containment
-/// (|R ⋈ S| = |R|·|S| / max(ndv)); GROUP BY yields the product of the keys' distinct counts
+/// (|R ⋈ S| = |R|·|S| / max(ndv)), composite keys between two scans with the distinct counts of
+/// the key column sets (set_key_distinct), other composite keys by backoff; GROUP BY yields the product of the keys' distinct counts
 /// capped by the input. Conjuncts are independent. Without statistics for a column it falls back
 /// to fixed selectivities (equality 0.1, range 0.3, LIKE 0.25, IN 0.1 per item, other 0.5),
 /// joins by the foreign-key assumption, aggregates a tenth of their input. Sets estimated_rows on
@@ -63,6 +64,17 @@ class CardinalityModel {
   /// The selectivity of several equi-join keys between the same inputs: exponential backoff
   /// (most selective fully, the next square-rooted, ...), not the independence product.
   static double combine_key_selectivities(std::vector<double> sels);
+  /// The selectivity of the equi-join conditions `eqs` (two or more, each `column = column`) between `left` and
+  /// `right` by containment on the whole key: non-NULL shares / max(distinct key combinations of each side). Only
+  /// when each side's key columns are read by one scan of a base table and set_key_distinct knows both counts;
+  /// nullopt otherwise (the caller combines the single keys by backoff).
+  std::optional<double> composite_key_selectivity(const std::vector<const Expr*>& eqs, const LogicalOperator& left,
+                                                  const LogicalOperator& right) const;
+  /// Distinct combinations of base-table columns (ids of one scan's outputs, as the scan's table names them);
+  /// nullopt when unknown.
+  void set_key_distinct(std::function<std::optional<double>(const std::vector<ColumnId>&)> fn) {
+    key_distinct_ = std::move(fn);
+  }
   /// Statistics of a column by its lineage (nullptr when unknown).
   void set_column_stats(std::function<const ColumnStatistics*(ColumnId)> fn) { column_stats_ = std::move(fn); }
   /// Rows of materialized CTE i (its producer's estimate).
@@ -78,6 +90,7 @@ class CardinalityModel {
   std::function<double(const TableDef&)> table_rows_;
   std::function<double(int)> cte_rows_;
   std::function<const ColumnStatistics*(ColumnId)> column_stats_;
+  std::function<std::optional<double>(const std::vector<ColumnId>&)> key_distinct_;
   const stats::StatsSource* source_ = nullptr;
   const PlanContext* sign_ctx_ = nullptr;
   std::function<void(PlanSigner&)> prepare_signer_;

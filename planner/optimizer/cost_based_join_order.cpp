@@ -496,8 +496,8 @@ bool order_joins(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx, co
   for (size_t i = 0; i < leaves.size(); ++i)
     graph.add_relation(std::max(1.0, model.estimate(*leaves[i])), static_cast<int64_t>(i));
   // One hyperedge per condition. Conditions between the same inputs (composite keys) share one
-  // selectivity, combined with backoff as the model does: the first edge carries it, the others
-  // 1, and all are applied at the same join.
+  // selectivity, as the model's for the join: the first edge carries it, the others 1, and all are
+  // applied at the same join.
   std::vector<const LogicalOperator*> leaf_ptrs;
   for (auto& l : leaves) leaf_ptrs.push_back(l.get());
   std::vector<const Expr*> cond_ptrs;
@@ -512,15 +512,23 @@ bool order_joins(LogicalPtr& plan, CardinalityModel& model, PlanContext& ctx, co
     double right_rows = 1;
     for (size_t i = 0; i < leaves.size(); ++i)
       if ((touched & ~first) >> i & 1) right_rows *= graph.relations()[i].cardinality;
-    std::vector<double> keys;
+    std::vector<const Expr*> eqs;
     double combined = 1;
     for (size_t k : ks) {
-      double sel = model.join_condition_selectivity(*conds[k], left_rows, right_rows);
-      bool eq = conds[k]->kind == ExprKind::Call && conds[k]->op == ScalarOp::Eq;
-      if (eq) keys.push_back(sel);
-      else combined *= sel;
+      if (conds[k]->kind == ExprKind::Call && conds[k]->op == ScalarOp::Eq) eqs.push_back(conds[k].get());
+      else combined *= model.join_condition_selectivity(*conds[k], left_rows, right_rows);
     }
-    combined *= CardinalityModel::combine_key_selectivities(keys);
+    std::optional<double> composite;
+    if (__builtin_popcountll(touched) == 2)
+      composite = model.composite_key_selectivity(eqs, *leaves[static_cast<size_t>(__builtin_ctzll(first))],
+                                                  *leaves[static_cast<size_t>(__builtin_ctzll(touched & ~first))]);
+    if (composite) {
+      combined *= *composite;
+    } else {
+      std::vector<double> keys;
+      for (const Expr* e : eqs) keys.push_back(model.join_condition_selectivity(*e, left_rows, right_rows));
+      combined *= CardinalityModel::combine_key_selectivities(keys);
+    }
     for (size_t n = 0; n < ks.size(); ++n)
       graph.add_edge(first, touched & ~first, n == 0 ? combined : 1.0, static_cast<int>(ks[n]));
   }

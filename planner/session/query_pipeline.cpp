@@ -70,6 +70,15 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
     }
     return it->second ? it->second->column(info.base_column) : nullptr;
   });
+  if (cost_based) model.set_key_distinct([&](const std::vector<ColumnId>& ids) -> std::optional<double> {
+    std::vector<std::string> names;
+    for (ColumnId id : ids) names.push_back(cq->ctx.column(id).base_column);
+    const std::string& base = cq->ctx.column(ids.at(0)).base_table;
+    if (base.empty()) return std::nullopt;
+    std::optional<double> distinct = column_set_distinct(db, *table(base), names, limits);
+    if (limits) limits->check_deadline("counting distinct keys of table '" + base + "'");
+    return distinct;
+  });
   // The base tables the query reads, loaded now (the estimates need them anyway), as the stats
   // provider and the collection of this query's statistics know them.
   std::set<std::string> table_names;

@@ -12,7 +12,8 @@ namespace hindsight {
 /// The estimate uses Ertl's improved estimator (2017), which is unbiased from 1 to billions of values without
 /// linear-counting switch-over or bias tables. Relative standard error is about 1.04 / sqrt(4096) ~= 1.6 %, so
 /// about 95 % of estimates are within 3.3 % and practically all within 5 %; sets of a few dozen values come out
-/// exact after rounding. Hashes come from planner/common/hashing.hpp, so a sketch is deterministic.
+/// within a value or two (two values sharing a register count once). Hashes come from planner/common/hashing.hpp,
+/// so a sketch is deterministic.
 class HyperLogLog {
  public:
   static constexpr int kPrecision = 12;

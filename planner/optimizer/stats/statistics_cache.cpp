@@ -63,9 +63,31 @@ std::shared_ptr<const TableStatistics> StatisticsCache::get(const Table& table, 
   std::shared_ptr<Slot> slot = slot_for(table.def.name);
   // The slot lock serializes analyses of one table without blocking lookups of the others.
   std::lock_guard<std::mutex> lock(slot->mu);
-  if (slot->stats && !is_stale(*slot->stats, table)) return slot->stats;
-  if (auto loaded = load(table)) return slot->stats = std::move(loaded);
-  return slot->stats = analyze(table, guard);
+  return current(*slot, table, guard);
+}
+
+std::shared_ptr<const TableStatistics> StatisticsCache::current(Slot& slot, const Table& table, LoadGuard* guard) {
+  if (slot.stats && !is_stale(*slot.stats, table)) return slot.stats;
+  if (auto loaded = load(table)) return slot.stats = std::move(loaded);
+  return slot.stats = analyze(table, guard);
+}
+
+std::optional<double> StatisticsCache::column_set_distinct(const Table& table, const std::vector<std::string>& names,
+                                                           LoadGuard* guard) {
+  if (!analyzable(table)) return std::nullopt;
+  std::shared_ptr<Slot> slot = slot_for(table.def.name);
+  std::lock_guard<std::mutex> lock(slot->mu);
+  std::shared_ptr<const TableStatistics> stats = current(*slot, table, guard);
+  if (const ColumnSetStatistics* known = stats->column_set(names)) return known->distinct;
+  for (const std::string& name : names)
+    if (!stats->column(name)) return std::nullopt;
+  // Statistics handed out stay as they are: the set goes into a copy that replaces them.
+  auto next = std::make_shared<TableStatistics>(*stats);
+  next->column_sets.push_back(compute_column_set_statistics(table, *stats, names, guard));
+  const double distinct = next->column_sets.back().distinct;
+  persist(*next);
+  slot->stats = std::move(next);
+  return distinct;
 }
 
 std::shared_ptr<const TableStatistics> StatisticsCache::refresh(const Table& table, LoadGuard* guard) {
@@ -99,14 +121,17 @@ std::shared_ptr<const TableStatistics> StatisticsCache::analyze(const Table& tab
     std::lock_guard<std::mutex> count_lock(mu_);
     ++analyses_;
   }
-  if (!directory_.empty()) {
-    const std::string path = statistics_file_path(directory_, table.def.name);
-    std::string problem;
-    if (!write_statistics_file(path, *stats, problem))
-      warn_once("write:" + directory_, "cannot persist table statistics: " + problem +
-                                           " (they will be computed again by the next process)");
-  }
+  persist(*stats);
   return stats;
+}
+
+void StatisticsCache::persist(const TableStatistics& stats) {
+  if (directory_.empty()) return;
+  const std::string path = statistics_file_path(directory_, stats.table);
+  std::string problem;
+  if (!write_statistics_file(path, stats, problem))
+    warn_once("write:" + directory_, "cannot persist table statistics: " + problem +
+                                         " (they will be computed again by the next process)");
 }
 
 std::shared_ptr<const TableStatistics> StatisticsCache::find(const std::string& name) const {

@@ -3,7 +3,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "planner/optimizer/stats/table_statistics.hpp"
 #include "planner/storage/table.hpp"
@@ -33,6 +35,12 @@ class StatisticsCache {
   /// Analyzes `table` again even if its statistics are fresh (ANALYZE), caching and persisting the result.
   /// nullptr, like get(), for a table without columnar data (a connector table).
   std::shared_ptr<const TableStatistics> refresh(const Table& table, LoadGuard* guard = nullptr);
+  /// The distinct count of the column set `names` of `table` (see ColumnSetStatistics): kept in its statistics
+  /// once computed, so the first plan that asks pays for reading those columns (compute_column_set_statistics)
+  /// and later ones, in this process or (through the statistics file) the next, read a number. nullopt for a
+  /// table without statistics or a name that is not one of its columns.
+  std::optional<double> column_set_distinct(const Table& table, const std::vector<std::string>& names,
+                                            LoadGuard* guard = nullptr);
   /// The cached statistics of table `name` without analyzing anything (nullptr if absent; may be stale). Waits
   /// if an analysis of that table is running.
   std::shared_ptr<const TableStatistics> find(const std::string& name) const;
@@ -54,8 +62,12 @@ class StatisticsCache {
   std::shared_ptr<Slot> slot_for(const std::string& name);
   /// The statistics in `table`'s file if they describe it now, else nullptr (no file, unusable or stale).
   std::shared_ptr<const TableStatistics> load(const Table& table);
+  /// The statistics of `table` in `slot` (locked by the caller) if fresh, else its file's, else analyzed.
+  std::shared_ptr<const TableStatistics> current(Slot& slot, const Table& table, LoadGuard* guard);
   /// Runs analyze_table, counts it and persists the result.
   std::shared_ptr<const TableStatistics> analyze(const Table& table, LoadGuard* guard);
+  /// Writes `stats` to their table's file (best effort, one warning if it cannot).
+  void persist(const TableStatistics& stats);
 
   std::string directory_;
   mutable std::mutex mu_;

@@ -25,6 +25,7 @@ namespace hindsight {
 //                 | u8 flags (1 distinct_exact, 2 sampled, 4 has min, 8 has max) | [value min] | [value max]
 //                 | u32 histogram buckets, each: value lower | value upper | f64 count | f64 distinct
 //                 | u32 most common values, each: value | u64 rows
+//   | u32 column set count | per column set: u32 column count | string name per column | f64 distinct
 //   | u64 XXH3-64 of everything before it.
 // type = u8 TypeId | u8 precision | u8 scale; value = type | u8 is_null | i64 i | f64 d | string s (every field
 // of the Value, so any Value round-trips bit for bit).
@@ -137,7 +138,16 @@ TableStatistics decode_payload(Reader& in) {
     }
     stats.columns.push_back(std::move(cs));
   }
-  if (!in.at_end()) throw CorruptData("unexpected bytes after the last column");
+  const auto sets = in.get<uint32_t>();
+  for (uint32_t k = 0; k < sets; ++k) {
+    ColumnSetStatistics set;
+    const auto names = in.get<uint32_t>();
+    for (uint32_t n = 0; n < names; ++n) set.columns.push_back(in.str());
+    set.distinct = in.get<double>();
+    if (set.columns != column_set_key(set.columns)) throw CorruptData("a column set not in its one spelling");
+    stats.column_sets.push_back(std::move(set));
+  }
+  if (!in.at_end()) throw CorruptData("unexpected bytes after the last column set");
   return stats;
 }
 
@@ -193,6 +203,12 @@ std::string encode_table_statistics(const TableStatistics& stats) {
       w.value(value);
       w.put(count);
     }
+  }
+  w.put(static_cast<uint32_t>(stats.column_sets.size()));
+  for (const ColumnSetStatistics& set : stats.column_sets) {
+    w.put(static_cast<uint32_t>(set.columns.size()));
+    for (const std::string& name : set.columns) w.str(name);
+    w.put(set.distinct);
   }
   const uint64_t digest = XXH3_64bits(w.bytes().data(), w.bytes().size());
   w.put(digest);

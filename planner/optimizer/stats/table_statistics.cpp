@@ -3,10 +3,15 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
 #include <exception>
 #include <mutex>
 #include <thread>
 
+#include "planner/common/hashing.hpp"
+#include "planner/optimizer/stats/hyperloglog.hpp"
 #include "planner/optimizer/stats/row_sample.hpp"
 
 namespace hindsight {
@@ -19,7 +24,79 @@ bool equals_ignore_case(const std::string& a, const std::string& b) {
          });
 }
 
+/// The hash of row `r` of `cv` (not NULL), as one value of a combination: doubles by value (every NaN is one,
+/// -0.0 is 0.0), strings by their bytes.
+uint64_t cell_hash(const ColumnVector& cv, size_t r) {
+  switch (cv.type.physical()) {
+    case PhysicalKind::Int64: return hash_int64(cv.ints[r]);
+    case PhysicalKind::String: return hash_bytes(cv.strs[r]);
+    case PhysicalKind::Double: {
+      double v = cv.dbls[r];
+      if (std::isnan(v)) return kNullHash;
+      if (v == 0.0) v = 0.0;
+      int64_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      return hash_int64(bits);
+    }
+  }
+  return 0;
+}
+
 }  // namespace
+
+std::vector<std::string> column_set_key(std::vector<std::string> names) {
+  for (std::string& n : names)
+    for (char& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+const ColumnSetStatistics* TableStatistics::column_set(const std::vector<std::string>& names) const {
+  const std::vector<std::string> key = column_set_key(names);
+  for (const auto& s : column_sets)
+    if (s.columns == key) return &s;
+  return nullptr;
+}
+
+ColumnSetStatistics compute_column_set_statistics(const Table& table, const TableStatistics& stats,
+                                                  const std::vector<std::string>& names, LoadGuard* guard) {
+  ColumnSetStatistics out;
+  out.columns = column_set_key(names);
+  std::vector<Table::ColumnParts> columns;
+  double product = 1;  // no more combinations than the product of the columns' distinct counts
+  for (const std::string& name : out.columns) {
+    size_t c = 0;
+    while (c < stats.columns.size() && !equals_ignore_case(stats.columns[c].name, name)) ++c;
+    if (c == stats.columns.size())
+      throw std::out_of_range("table '" + table.def.name + "' has no column '" + name + "'");
+    product *= std::max(1.0, stats.columns[c].distinct);
+    columns.push_back(table.column_parts(c, guard));
+  }
+  HyperLogLog hll;
+  uint64_t complete = 0;  // rows without a NULL in the set
+  const size_t buckets = columns.empty() ? 0 : columns[0].parts.size();
+  for (size_t b = 0; b < buckets; ++b) {
+    const size_t rows = columns[0].parts[b]->size();
+    for (size_t r = 0; r < rows; ++r) {
+      uint64_t h = 0;
+      bool null = false;
+      for (const Table::ColumnParts& col : columns) {
+        const ColumnVector& cv = *col.parts[b];
+        if (cv.is_null(r)) {
+          null = true;
+          break;
+        }
+        h = hash_combine(h, cell_hash(cv, r));
+      }
+      if (null) continue;
+      ++complete;
+      hll.add_hash(hash_int64(static_cast<int64_t>(h)));  // hash_combine alone leaves the top bits poorly mixed
+    }
+  }
+  out.distinct = std::min({std::round(hll.estimate()), static_cast<double>(complete), product});
+  return out;
+}
 
 const ColumnStatistics* TableStatistics::column(const std::string& name) const {
   for (const auto& c : columns) {

@@ -29,4 +29,9 @@ std::shared_ptr<const TableStatistics> table_statistics(const Database& db, cons
   return statistics_cache(db).get(table, guard);
 }
 
+std::optional<double> column_set_distinct(const Database& db, const Table& table, const std::vector<std::string>& names,
+                                          LoadGuard* guard) {
+  return statistics_cache(db).column_set_distinct(table, names, guard);
+}
+
 }  // namespace hindsight

@@ -18,4 +18,9 @@ StatisticsCache& statistics_cache(const Database& db);
 std::shared_ptr<const TableStatistics> table_statistics(const Database& db, const Table& table,
                                                         LoadGuard* guard = nullptr);
 
+/// The distinct combinations of columns `names` of `table` of `db` (StatisticsCache::column_set_distinct): computed
+/// on first use, then kept with the table's statistics and in its statistics file.
+std::optional<double> column_set_distinct(const Database& db, const Table& table, const std::vector<std::string>& names,
+                                          LoadGuard* guard = nullptr);
+
 }  // namespace hindsight

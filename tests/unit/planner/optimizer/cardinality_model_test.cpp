@@ -66,6 +66,16 @@ TEST(CardinalityModelTest, EquiJoinsUseContainment) {
   expect_within(counted("customer, nation WHERE c_nationkey = n_nationkey"), 1.5, "customer join nation");
 }
 
+TEST(CardinalityModelTest, CompositeKeysUseTheDistinctCountsOfTheirColumnSets) {
+  // l_partkey and l_suppkey together name one partsupp row, so each lineitem row has one partner. The columns'
+  // own distinct counts cannot tell: combined by backoff they gave 2.5x too few rows here (250x at SF 1 in Q9).
+  expect_within(counted("lineitem, partsupp WHERE l_partkey = ps_partkey AND l_suppkey = ps_suppkey"), 1.5,
+                "composite foreign key");
+  // Both sides one table: (l_orderkey, l_linenumber) is unique, so the self-join keeps lineitem's rows.
+  expect_within(counted("lineitem a, lineitem b WHERE a.l_orderkey = b.l_orderkey AND a.l_linenumber = b.l_linenumber"),
+                1.5, "unique composite key, self-join");
+}
+
 TEST(CardinalityModelTest, GroupCountsComeFromDistinctCounts) {
   auto r = testing::run("SELECT l_returnflag, l_linestatus, count(*) FROM lineitem GROUP BY l_returnflag, l_linestatus");
   ASSERT_TRUE(r.ok());

@@ -108,6 +108,49 @@ TEST(StatisticsPersistenceTest, SameSizeCsvEditWithRestoredMtimeMakesTheFileStal
   EXPECT_EQ(stats->columns[0].max->i, 7);
 }
 
+TEST(StatisticsPersistenceTest, AColumnSetsDistinctCountIsComputedOnceAndKeptInTheFile) {
+  // Three columns over 6,000 rows: (a, b) takes 60 combinations though a and b have 60 and 12 values (b is a
+  // function of a); (a, c) 6,000, since c counts the rows. Each column alone cannot tell either.
+  std::vector<int64_t> a, b, c;
+  for (int64_t r = 0; r < 6'000; ++r) {
+    a.push_back(r % 60);
+    b.push_back(r % 60 % 12);
+    c.push_back(r);
+  }
+  auto table = [&] {
+    return make_table("Pairs", {{"a", int_column(DataType::integer(), a)}, {"b", int_column(DataType::integer(), b)},
+                                {"c", int_column(DataType::integer(), c)}},
+                      2, 9);
+  };
+  TempDir dir;
+  const std::string stats_dir = statistics_directory(dir.path());
+  Table t = table();
+  {
+    StatisticsCache cache(stats_dir);
+    auto before = cache.get(t);
+    const double ab = cache.column_set_distinct(t, {"B", "a"}).value();
+    EXPECT_NEAR(ab, 60, 3);  // HyperLogLog: two of 60 values may share a register
+    const double ac = cache.column_set_distinct(t, {"a", "c"}).value();
+    EXPECT_NEAR(ac, 6'000, 6'000 * 0.05);  // HyperLogLog
+    EXPECT_LE(ac, 6'000);
+    EXPECT_EQ(cache.column_set_distinct(t, {"a", "nope"}), std::nullopt);
+    EXPECT_EQ(cache.analyses(), 1u);
+    EXPECT_TRUE(before->column_sets.empty());  // handed-out statistics stay as they were
+    ASSERT_EQ(cache.get(t)->column_sets.size(), 2u);
+    EXPECT_EQ(cache.get(t)->column_set({"a", "b"})->distinct, ab);
+  }
+  // The next process reads both from the file: no analysis, and the same numbers without reading the columns.
+  StatisticsCache next_process(stats_dir);
+  Table again = table();
+  auto loaded = next_process.get(again);
+  EXPECT_EQ(next_process.loads(), 1u);
+  ASSERT_EQ(loaded->column_sets.size(), 2u);
+  EXPECT_EQ(loaded->column_sets[0].columns, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(next_process.column_set_distinct(again, {"b", "a"}), loaded->column_sets[0].distinct);
+  EXPECT_NEAR(loaded->column_sets[0].distinct, 60, 3);
+  EXPECT_EQ(next_process.analyses(), 0u);
+}
+
 TEST(StatisticsPersistenceTest, ACacheRemovesTempFilesOfKilledWriters) {
   TempDir dir;
   const std::string stats_dir = statistics_directory(dir.path());
@@ -131,7 +174,7 @@ TEST(StatisticsPersistenceTest, CorruptTruncatedOrOtherVersionFilesAreIgnoredAnd
   const std::string bytes = read_file(path);
 
   std::string other_version = bytes;
-  other_version[8] = 2;
+  other_version[8] = static_cast<char>(kStatisticsFileVersion + 1);
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"truncated", bytes.substr(0, bytes.size() / 2)},
       {"corrupt", bytes.substr(0, 40) + std::string(1, static_cast<char>(bytes[40] ^ 1)) + bytes.substr(41)},

@@ -124,6 +124,11 @@ inline void expect_same(const TableStatistics& a, const TableStatistics& b) {
       EXPECT_EQ(x.most_common[i].second, y.most_common[i].second);
     }
   }
+  ASSERT_EQ(a.column_sets.size(), b.column_sets.size());
+  for (size_t k = 0; k < a.column_sets.size(); ++k) {
+    EXPECT_EQ(a.column_sets[k].columns, b.column_sets[k].columns);
+    EXPECT_EQ(a.column_sets[k].distinct, b.column_sets[k].distinct);
+  }
 }
 
 }  // namespace hindsight::stats_test
