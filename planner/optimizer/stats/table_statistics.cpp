@@ -4,15 +4,15 @@
 #include <atomic>
 #include <cctype>
 #include <cmath>
-#include <cstring>
-#include <stdexcept>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 
 #include "planner/common/hashing.hpp"
 #include "planner/optimizer/stats/hyperloglog.hpp"
 #include "planner/optimizer/stats/row_sample.hpp"
+#include "planner/storage/bucketing.hpp"
 
 namespace hindsight {
 
@@ -22,24 +22,6 @@ bool equals_ignore_case(const std::string& a, const std::string& b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
          });
-}
-
-/// The hash of row `r` of `cv` (not NULL), as one value of a combination: doubles by value (every NaN is one,
-/// -0.0 is 0.0), strings by their bytes.
-uint64_t cell_hash(const ColumnVector& cv, size_t r) {
-  switch (cv.type.physical()) {
-    case PhysicalKind::Int64: return hash_int64(cv.ints[r]);
-    case PhysicalKind::String: return hash_bytes(cv.strs[r]);
-    case PhysicalKind::Double: {
-      double v = cv.dbls[r];
-      if (std::isnan(v)) return kNullHash;
-      if (v == 0.0) v = 0.0;
-      int64_t bits;
-      std::memcpy(&bits, &v, sizeof bits);
-      return hash_int64(bits);
-    }
-  }
-  return 0;
 }
 
 }  // namespace
@@ -75,23 +57,17 @@ ColumnSetStatistics compute_column_set_statistics(const Table& table, const Tabl
   }
   HyperLogLog hll;
   uint64_t complete = 0;  // rows without a NULL in the set
+  std::vector<uint64_t> hashes;
+  std::vector<const ColumnVector*> keys(columns.size());
   const size_t buckets = columns.empty() ? 0 : columns[0].parts.size();
   for (size_t b = 0; b < buckets; ++b) {
-    const size_t rows = columns[0].parts[b]->size();
+    for (size_t k = 0; k < columns.size(); ++k) keys[k] = columns[k].parts[b];
+    const size_t rows = keys[0]->size();
+    row_hashes(keys, rows, hashes);  // the rows' hashes as hash repartitioning computes them
     for (size_t r = 0; r < rows; ++r) {
-      uint64_t h = 0;
-      bool null = false;
-      for (const Table::ColumnParts& col : columns) {
-        const ColumnVector& cv = *col.parts[b];
-        if (cv.is_null(r)) {
-          null = true;
-          break;
-        }
-        h = hash_combine(h, cell_hash(cv, r));
-      }
-      if (null) continue;
+      if (std::any_of(keys.begin(), keys.end(), [r](const ColumnVector* cv) { return cv->is_null(r); })) continue;
       ++complete;
-      hll.add_hash(hash_int64(static_cast<int64_t>(h)));  // hash_combine alone leaves the top bits poorly mixed
+      hll.add_hash(hash_int64(static_cast<int64_t>(hashes[r])));  // hash_combine leaves the top bits poorly mixed
     }
   }
   out.distinct = std::min({std::round(hll.estimate()), static_cast<double>(complete), product});
