@@ -109,17 +109,21 @@ TEST(StatisticsPersistenceTest, SameSizeCsvEditWithRestoredMtimeMakesTheFileStal
 }
 
 TEST(StatisticsPersistenceTest, AColumnSetsDistinctCountIsComputedOnceAndKeptInTheFile) {
-  // Three columns over 6,000 rows: (a, b) takes 60 combinations though a and b have 60 and 12 values (b is a
-  // function of a); (a, c) 6,000, since c counts the rows. Each column alone cannot tell either.
-  std::vector<int64_t> a, b, c;
+  // Four columns over 6,000 rows: (a, b) takes 60 combinations though a and b have 60 and 12 values (b is a
+  // function of a); (a, c) 6,000, since c counts the rows. Each column alone cannot tell either. d = r % 7 is
+  // NULL where r % 3 = 0, so the 20 values of a with a % 3 = 0 never pair with a d: (a, d) takes 40 x 7 = 280
+  // combinations, 300 if a NULL counted as a value.
+  std::vector<int64_t> a, b, c, d;
   for (int64_t r = 0; r < 6'000; ++r) {
     a.push_back(r % 60);
     b.push_back(r % 60 % 12);
     c.push_back(r);
+    d.push_back(r % 7);
   }
   auto table = [&] {
     return make_table("Pairs", {{"a", int_column(DataType::integer(), a)}, {"b", int_column(DataType::integer(), b)},
-                                {"c", int_column(DataType::integer(), c)}},
+                                {"c", int_column(DataType::integer(), c)},
+                                {"d", stats_test::with_nulls(int_column(DataType::integer(), d), 3)}},
                       2, 9);
   };
   TempDir dir;
@@ -133,10 +137,11 @@ TEST(StatisticsPersistenceTest, AColumnSetsDistinctCountIsComputedOnceAndKeptInT
     const double ac = cache.column_set_distinct(t, {"a", "c"}).value();
     EXPECT_NEAR(ac, 6'000, 6'000 * 0.05);  // HyperLogLog
     EXPECT_LE(ac, 6'000);
+    EXPECT_NEAR(cache.column_set_distinct(t, {"a", "d"}).value(), 280, 8);
     EXPECT_EQ(cache.column_set_distinct(t, {"a", "nope"}), std::nullopt);
     EXPECT_EQ(cache.analyses(), 1u);
     EXPECT_TRUE(before->column_sets.empty());  // handed-out statistics stay as they were
-    ASSERT_EQ(cache.get(t)->column_sets.size(), 2u);
+    ASSERT_EQ(cache.get(t)->column_sets.size(), 3u);
     EXPECT_EQ(cache.get(t)->column_set({"a", "b"})->distinct, ab);
   }
   // The next process reads both from the file: no analysis, and the same numbers without reading the columns.
@@ -144,7 +149,7 @@ TEST(StatisticsPersistenceTest, AColumnSetsDistinctCountIsComputedOnceAndKeptInT
   Table again = table();
   auto loaded = next_process.get(again);
   EXPECT_EQ(next_process.loads(), 1u);
-  ASSERT_EQ(loaded->column_sets.size(), 2u);
+  ASSERT_EQ(loaded->column_sets.size(), 3u);
   EXPECT_EQ(loaded->column_sets[0].columns, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(next_process.column_set_distinct(again, {"b", "a"}), loaded->column_sets[0].distinct);
   EXPECT_NEAR(loaded->column_sets[0].distinct, 60, 3);
