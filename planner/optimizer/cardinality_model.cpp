@@ -391,7 +391,7 @@ double CardinalityModel::semi_join_keep(const LogicalJoin& j, const std::set<Col
 }
 
 double CardinalityModel::inner_join_rows(const LogicalJoin& j, double left_rows, double right_rows) const {
-  bool equi = false;
+  if (j.conditions.empty()) return left_rows * right_rows;
   std::vector<const Expr*> eqs;
   for (auto& c : j.conditions)
     if (c->kind == ExprKind::Call && c->op == ScalarOp::Eq) eqs.push_back(c.get());
@@ -400,17 +400,13 @@ double CardinalityModel::inner_join_rows(const LogicalJoin& j, double left_rows,
       return left_rows * right_rows * *composite;
   // Containment: each equi-join key pair with statistics on both sides divides by max(ndv).
   std::vector<double> key_sels;
-  for (auto& c : j.conditions) {
-    const bool eq = c->kind == ExprKind::Call && c->op == ScalarOp::Eq;
-    equi |= eq;
-    if (!eq) continue;
+  for (const Expr* c : eqs) {
     const ColumnStatistics* a = stats_of(*c->children[0]);
     const ColumnStatistics* b = stats_of(*c->children[1]);
     if (a && b) key_sels.push_back(join_selectivity(*a, *b));
   }
-  if (j.conditions.empty()) return left_rows * right_rows;
   if (!key_sels.empty()) return left_rows * right_rows * combine_key_selectivities(key_sels);
-  if (equi) return std::max(left_rows, right_rows);
+  if (!eqs.empty()) return std::max(left_rows, right_rows);
   return left_rows * right_rows * 0.3;
 }
 
