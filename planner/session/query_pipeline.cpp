@@ -179,6 +179,7 @@ bool spill_in_place(const ExecOperator& overflowing, QueryLimits& limits, const 
   MemoryTracker& memory = limits.memory();
   ExecutedQuery seen;
   seen.exec = out.exec;
+  seen.workers = ctx.workers;
   // The fragments that finished, and the instances of the running one that ran to their end (on 2 cores a
   // 4-worker fragment runs two instances at a time: the third one to overflow finds the first two done).
   scheduler.visit_finished([&](const ExecOperator& op) {
@@ -226,6 +227,7 @@ ExecutedQuery execute_plan(const PhysicalOperator& root, const PlanContext& plan
   ExecContext ctx;
   ctx.memory = &memory;
   ctx.workers = settings.effective_workers();
+  out.workers = ctx.workers;
   ctx.fault = fault;
   memory.set_spill_reserve(0);
   if (settings.spill) start_spilling(ctx, memory, settings, {});
@@ -342,20 +344,8 @@ PlanProgress plan_progress(CompiledQuery& cq, const ExecutedQuery* run, const Se
       progress[&op] = 1;
       return;
     }
-    // Cut short by a failure: the whole count is at least what the scans feeding it extrapolate to (scan_progress),
-    // and in the snapshot spilling in place decides with, a running fragment's operators are those of the
-    // instances that finished and the overflowing one's: a distributed stream's whole count is then the workers'
-    // shares of it. (A count a LIMIT stopped in a run that succeeded is what it is.)
-    double whole = rows;
-    const double scanned = run->error ? scan_progress(*run, op) : 0;
-    if (scanned > 0 && scanned < 1) whole = rows / scanned;
-    const PhysicalOperator& runs_in = op.kind == PhysicalOpKind::Exchange && !op.children.empty() ? *op.children[0] : op;
-    const StreamDistribution spread = runs_in.distribution.kind;
-    const int workers = settings.effective_workers();
-    if (run->error && (spread == StreamDistribution::Any || spread == StreamDistribution::Hashed) &&
-        static_cast<int>(a->instances) < workers)
-      whole *= static_cast<double>(workers) / a->instances;
-    op.estimated_rows = std::max(rescaled, whole);
+    // Cut short: the whole count is at least what it extrapolates to.
+    op.estimated_rows = std::max(rescaled, rows * extrapolation(*run, op));
     // What it did: the share of its output produced, or of its input consumed (a join build that is done, its
     // probe not started), whichever says more.
     double seen = 0, expected = 0;
@@ -441,6 +431,22 @@ double scan_progress(const ExecutedQuery& run, const PhysicalOperator& node) {
     walk(node);
   }
   return progress;
+}
+
+double extrapolation(const ExecutedQuery& run, const PhysicalOperator& node) {
+  if (!run.error) return 1;
+  const std::optional<ObservedOutput> out = observed_output(run, node);
+  if (!out || out->complete) return 1;
+  double factor = 1;
+  const double scanned = scan_progress(run, node);
+  if (scanned > 0 && scanned < 1) factor = 1 / scanned;
+  const PhysicalOperator& runs_in =
+      node.kind == PhysicalOpKind::Exchange && !node.children.empty() ? *node.children[0] : node;
+  const StreamDistribution spread = runs_in.distribution.kind;
+  if ((spread == StreamDistribution::Any || spread == StreamDistribution::Hashed) &&
+      static_cast<int>(out->instances) < run.workers)
+    factor *= static_cast<double>(run.workers) / out->instances;
+  return factor;
 }
 
 }  // namespace hindsight

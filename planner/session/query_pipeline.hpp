@@ -83,6 +83,8 @@ struct ExecutedQuery {
   int64_t peak_memory = 0;
   /// The live data (see MemoryTracker) held when the charged memory peaked.
   int64_t peak_memory_live = 0;
+  /// The instances a distributed fragment of the run has (settings.effective_workers()).
+  int workers = 1;
   /// The fault of settings.fault_injection was injected into this run (and caused `error`).
   bool fault_fired = false;
   /// Spilling in place (QueryLimits::spill_in_place): what was decided at the run's first overflow, for people
@@ -154,5 +156,13 @@ std::optional<ObservedOutput> observed_output(const ExecutedQuery& run, const Ph
 /// another exchange (those fragments had finished, or this one never ran); 0 when no scan tells. A count the run
 /// cut short, divided by it, estimates the whole count.
 double scan_progress(const ExecutedQuery& run, const PhysicalOperator& node);
+
+/// What `node`'s count in a run a failure cut short is to be multiplied by to estimate its whole count: 1 over how
+/// far the scans feeding it got (scan_progress), and, for a distributed stream seen in fewer instances than the
+/// run's workers (the snapshot spilling in place decides with: a running fragment's operators are those of the
+/// instances that finished and the overflowing one's), workers / instances. 1 when it finished, when the run did
+/// not fail (a LIMIT stopped it: the count is what it is) or when nothing tells. The one rule for the stats a
+/// failed attempt records and for how far a plan cut short got (plan_progress).
+double extrapolation(const ExecutedQuery& run, const PhysicalOperator& node);
 
 }  // namespace hindsight

@@ -119,7 +119,7 @@ class Collector {
     r.lower_bound = !seen->complete;
     r.input_tables.assign(tables.begin(), tables.end());
     add_exec_figures(*impl->second, r);
-    if (r.lower_bound && run_.error) extrapolate(*impl->second, r);
+    if (r.lower_bound) extrapolate(*impl->second, r);
     const NodeSignatures& sigs = cq_.signer->sign(op);
     put(Kind::Exact, sigs.exact, r);
     if (sigs.join_set) put(Kind::JoinSet, *sigs.join_set, r);
@@ -129,16 +129,15 @@ class Collector {
   }
 
   /// A count a failed attempt cut short (MEMORY_LIMIT_EXCEEDED, TIMEOUT, ...) grows with the table scans of its
-  /// pipeline: divided by how far the furthest of them got (rows read / rows to read), it estimates the whole
-  /// count, where the raw count would tell the re-plan the build it failed on is as small as what fit. Still a
-  /// lower bound for the model (it only ever raises an estimate); bytes scale alike, so the row width stays.
-  /// Scans below an exchange belong to fragments that had finished (or this one never ran): not looked at. A
-  /// count a LIMIT stopped early in a run that succeeded stays what was seen.
+  /// pipeline and, in the snapshot spilling in place decides with, with the instances not seen: extrapolated
+  /// (`extrapolation`), it estimates the whole count, where the raw count would tell the re-plan the build it
+  /// failed on is as small as what fit. Still a lower bound for the model (it only ever raises an estimate); bytes
+  /// scale alike, so the row width stays. A count a LIMIT stopped early in a run that succeeded stays what was seen.
   void extrapolate(const PhysicalOperator& op, stats::RuntimeStats& r) const {
-    const double progress = scan_progress(run_, op);
-    if (progress <= 0 || progress >= 1) return;
-    r.rows = std::round(static_cast<double>(r.rows) / progress);
-    r.bytes = static_cast<decltype(r.bytes)>(static_cast<double>(r.bytes) / progress);
+    const double factor = extrapolation(run_, op);
+    if (factor <= 1) return;
+    r.rows = std::round(r.rows * factor);
+    r.bytes = static_cast<decltype(r.bytes)>(static_cast<double>(r.bytes) * factor);
   }
 
   /// An exchange: what it moved, under its physical signature.
