@@ -18,10 +18,10 @@ struct ColumnStatistics;
 /// column's histogram, most common values and null count; equi-joins use containment
 /// (|R ⋈ S| = |R|·|S| / max(ndv)), composite keys between two scans with the distinct counts of
 /// the key column sets (set_key_distinct), other composite keys by backoff; GROUP BY yields the
-/// product of the keys' distinct counts capped by the input. Conjuncts are independent. Without statistics for a column it falls back
-/// to fixed selectivities (equality 0.1, range 0.3, LIKE 0.25, IN 0.1 per item, other 0.5),
-/// joins by the foreign-key assumption, aggregates a tenth of their input. Sets estimated_rows on
-/// every node.
+/// product of the keys' distinct counts capped by the input. Conjuncts are independent. Without
+/// statistics for a column it falls back to fixed selectivities (equality 0.1, range 0.3, LIKE
+/// 0.25, IN 0.1 per item, other 0.5), joins by the foreign-key assumption, aggregates a tenth of
+/// their input. Sets estimated_rows on every node.
 ///
 /// Observations first: with a StatsSource (set_stats_source) every node's signatures are looked
 /// up (exact, then join-set, then template) before the model is used; an answer replaces the
