@@ -36,9 +36,10 @@ int open_anonymous(const std::string& dir) {
 
 /// Descriptors of spill files whose owners are gone, kept for the next SpillFile in the same directory. Creating an
 /// anonymous file is the file system's inode allocation (and closing it its eviction): with an aggregate's 16
-/// partition files and a join's 34 per spilling instance, re-created for every partition split and every partial
-/// spill, that took a third of the CPU time of a spilling execution at SF 0.1 (orders_with_popular_parts under
-/// 3.3 MB, `perf record`: ext4 inode bitmaps). A reused file is written from offset 0 and read only up to what its
+/// partition files and a join's 34 per spilling instance (each a file of its own then; one SpillBacking a fanout
+/// since session 29), re-created for every partition split and every partial spill, that took a third of the CPU
+/// time of a spilling execution at SF 0.1 (orders_with_popular_parts under 3.3 MB, `perf record`: ext4 inode
+/// bitmaps). A reused file is written from offset 0 and read only up to what its
 /// new owner wrote (Reader stops at file_bytes_), so what an earlier owner left is never seen. Bounded: a file that
 /// held more than kPooledFileBytes is truncated first (its disk space is given back), at most kPooledFiles are
 /// kept, and release_pooled_spill_files (the end of every spilling execution) closes them all. A file is pooled
@@ -93,18 +94,49 @@ void put(std::vector<char>& b, T v) {
 
 }  // namespace
 
-SpillFile::SpillFile(std::vector<DataType> types, const std::string& dir, size_t buffer_bytes)
-    : types_(std::move(types)),
-      dir_(dir),
-      buffer_bytes_(std::max(buffer_bytes, kSpillMinBufferBytes)),
-      buffer_capacity_(buffer_bytes_) {
+SpillBacking::SpillBacking(std::string dir) : dir_(std::move(dir)) {
   fd_ = take_pooled(dir_);
   if (fd_ < 0) fd_ = open_anonymous(dir_);
+}
+
+SpillBacking::~SpillBacking() {
+  if (fd_ >= 0) give_back(dir_, fd_, end_);
+}
+
+uint64_t SpillBacking::take(uint64_t n) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t i = free_.size(); i-- > 0;) {
+    auto& [offset, bytes] = free_[i];
+    if (bytes < n) continue;
+    const uint64_t at = offset;
+    offset += n;
+    bytes -= n;
+    if (bytes == 0) free_.erase(free_.begin() + static_cast<std::ptrdiff_t>(i));
+    return at;
+  }
+  const uint64_t at = end_;
+  end_ += n;
+  return at;
+}
+
+void SpillBacking::give(uint64_t offset, uint64_t n) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (n > 0) free_.emplace_back(offset, n);
+}
+
+SpillFile::SpillFile(std::vector<DataType> types, const std::string& dir, size_t buffer_bytes)
+    : SpillFile(std::move(types), std::make_shared<SpillBacking>(dir), buffer_bytes) {}
+
+SpillFile::SpillFile(std::vector<DataType> types, std::shared_ptr<SpillBacking> backing, size_t buffer_bytes)
+    : types_(std::move(types)),
+      backing_(std::move(backing)),
+      buffer_bytes_(std::max(buffer_bytes, kSpillMinBufferBytes)),
+      buffer_capacity_(buffer_bytes_) {
   buffer_.reserve(buffer_capacity_);
 }
 
 SpillFile::~SpillFile() {
-  if (fd_ >= 0) give_back(dir_, fd_, file_bytes_);
+  for (const Extent& e : extents_) backing_->give(e.offset, e.bytes);
 }
 
 void release_pooled_spill_files() {
@@ -124,13 +156,18 @@ size_t pooled_spill_files() {
 }
 
 void SpillFile::write_out(const char* data, size_t n) {
+  if (n == 0) return;
+  uint64_t at = backing_->take(n);
+  if (!extents_.empty() && extents_.back().offset + extents_.back().bytes == at) extents_.back().bytes += n;
+  else extents_.push_back({file_bytes_, at, n});
   while (n > 0) {
-    ssize_t w = ::pwrite(fd_, data, n, static_cast<off_t>(file_bytes_));
+    ssize_t w = ::pwrite(backing_->fd(), data, n, static_cast<off_t>(at));
     if (w < 0) {
       if (errno == EINTR) continue;
-      io_error("cannot write", dir_, errno);
+      io_error("cannot write", backing_->dir(), errno);
     }
     data += w;
+    at += static_cast<uint64_t>(w);
     n -= static_cast<size_t>(w);
     file_bytes_ += static_cast<uint64_t>(w);
   }
@@ -216,15 +253,27 @@ bool SpillFile::Reader::ensure(size_t n) {
     const size_t want = static_cast<size_t>(std::min<uint64_t>(std::max(capacity_, n) - buf_.size(), file_end - at));
     const size_t old = buf_.size();
     buf_.resize(old + want);
-    ssize_t r = ::pread(file_->fd_, buf_.data() + old, want, static_cast<off_t>(at));
-    if (r < 0 && errno == EINTR) {
-      buf_.resize(old);
-      continue;
-    }
-    if (r <= 0) io_error("cannot read back", file_->dir_, r < 0 ? errno : EIO);
-    buf_.resize(old + static_cast<size_t>(r));
+    buf_.resize(old + read_at(at, buf_.data() + old, want));
   }
   return true;
+}
+
+size_t SpillFile::Reader::read_at(uint64_t at, char* dst, size_t n) const {
+  const auto& extents = file_->extents_;
+  // The extent holding byte `at`: the last one starting at or before it.
+  auto e = std::upper_bound(extents.begin(), extents.end(), at,
+                            [](uint64_t a, const Extent& x) { return a < x.logical; });
+  HS_ASSERT(e != extents.begin(), "spill: a read before the first extent");
+  --e;
+  const uint64_t into = at - e->logical;
+  HS_ASSERT(into < e->bytes, "spill: a read past the extents");
+  n = static_cast<size_t>(std::min<uint64_t>(n, e->bytes - into));
+  for (;;) {
+    ssize_t r = ::pread(file_->backing_->fd(), dst, n, static_cast<off_t>(e->offset + into));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) io_error("cannot read back", file_->backing_->dir(), r < 0 ? errno : EIO);
+    return static_cast<size_t>(r);
+  }
 }
 
 bool SpillFile::Reader::next(Batch& out) {
@@ -232,7 +281,8 @@ bool SpillFile::Reader::next(Batch& out) {
   for (size_t c = 0; c < out.columns.size(); ++c) out.columns[c].type = file_->types_[c];
   out.rows = 0;
   auto take = [this](void* dst, size_t n) {
-    if (!ensure(n)) throw Error(ErrorCode::IO_ERROR, fmt::format("spilling to '{}': a chunk is cut short", file_->dir_));
+    if (!ensure(n))
+      throw Error(ErrorCode::IO_ERROR, fmt::format("spilling to '{}': a chunk is cut short", file_->backing_->dir()));
     std::memcpy(dst, buf_.data() + pos_, n);
     pos_ += n;
   };

@@ -1,5 +1,7 @@
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -7,11 +9,39 @@
 
 namespace hindsight {
 
+/// One anonymous temporary file that the SpillFiles of one operator instance (a spilling join side's 17 partitions,
+/// an aggregate's 16) write their chunks to, each to ranges it takes (take) and gives back when it is gone (give),
+/// which later writes reuse: creating a file is the file system's inode allocation, which a file per partition paid
+/// for every fanout, and writing over a range given back reuses its cached pages as a reused file did. Created in
+/// `dir` (a pooled descriptor first, see spill_file.cpp) and given back to the pool with the last SpillFile using it.
+class SpillBacking {
+ public:
+  explicit SpillBacking(std::string dir);
+  ~SpillBacking();
+  SpillBacking(const SpillBacking&) = delete;
+  SpillBacking& operator=(const SpillBacking&) = delete;
+
+  /// The offset of `n` bytes for one writer: the most recently given back range that holds them, else the end.
+  uint64_t take(uint64_t n);
+  /// Gives [offset, offset + n) back for reuse.
+  void give(uint64_t offset, uint64_t n);
+  int fd() const { return fd_; }
+  const std::string& dir() const { return dir_; }
+
+ private:
+  std::string dir_;
+  int fd_ = -1;
+  std::mutex mutex_;
+  uint64_t end_ = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> free_;  ///< (offset, bytes) given back, not yet taken
+};
+
 /// A temporary file of rows of fixed column types, written in chunks and read back (spilling: an operator
 /// that would exceed `memory_limit` writes part of its data here instead, docs/spilling.md).
 ///
 /// The file is anonymous: created in `dir` and unlinked at once (O_TMPFILE where the file system has it,
-/// else mkstemp + unlink), so it disappears with the object and with the process, whatever way it ends.
+/// else mkstemp + unlink), so it disappears with the object and with the process, whatever way it ends. Files of
+/// one operator instance may share one (SpillBacking): each then writes to extents of it and reads only those.
 /// Writes go through one buffer of `buffer_bytes` (flushed when full and by flush()); readers each hold a
 /// buffer of their own and read with pread, so several readers may read one file at once (a broadcast's
 /// consumers) while nobody writes. A reader sees what was flushed when it reads.
@@ -22,7 +52,10 @@ namespace hindsight {
 /// directory.
 class SpillFile {
  public:
+  /// A file of its own in `dir`.
   SpillFile(std::vector<DataType> types, const std::string& dir, size_t buffer_bytes);
+  /// Extents of `backing`, which other SpillFiles may write to as well.
+  SpillFile(std::vector<DataType> types, std::shared_ptr<SpillBacking> backing, size_t buffer_bytes);
   ~SpillFile();
   SpillFile(const SpillFile&) = delete;
   SpillFile& operator=(const SpillFile&) = delete;
@@ -54,6 +87,8 @@ class SpillFile {
    private:
     friend class SpillFile;
     Reader(const SpillFile* file, size_t buffer_bytes) : file_(file), capacity_(buffer_bytes) {}
+    /// Reads up to `n` bytes of the file from byte `at` (< file_bytes_) into `dst`, within one extent.
+    size_t read_at(uint64_t at, char* dst, size_t n) const;
     /// Makes `n` bytes available at pos_ (reads more from the file); false when the file ends first.
     bool ensure(size_t n);
     const SpillFile* file_;
@@ -69,9 +104,14 @@ class SpillFile {
   template <typename RowAt>
   void append_rows(const Batch& batch, size_t n, RowAt row_at);
 
+  /// Bytes [logical, logical + bytes) of this file are at [offset, offset + bytes) of the backing file.
+  struct Extent {
+    uint64_t logical, offset, bytes;
+  };
+
   std::vector<DataType> types_;
-  std::string dir_;
-  int fd_ = -1;
+  std::shared_ptr<SpillBacking> backing_;
+  std::vector<Extent> extents_;  ///< in logical order, which is also the backing's order
   size_t buffer_bytes_;     ///< the write buffer's size when allocated
   size_t buffer_capacity_;  ///< 0 after finish_writing() until the next append
   std::vector<char> buffer_;

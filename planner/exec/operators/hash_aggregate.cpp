@@ -539,8 +539,9 @@ bool HashAggregateOp::consume_spilling(const Batch& in) {
 void HashAggregateOp::start_writing() {
   full_ = true;
   const std::vector<DataType>& types = children_[0]->output_types();
+  if (!spill_backing_) spill_backing_ = std::make_shared<SpillBacking>(ctx_->spill_directory);
   for (int p = 0; p < kSpillFanout; ++p)
-    writers_.push_back(std::make_unique<SpillFile>(types, ctx_->spill_directory, buffer_bytes_));
+    writers_.push_back(std::make_unique<SpillFile>(types, spill_backing_, buffer_bytes_));
   sync_io_charge();
 }
 

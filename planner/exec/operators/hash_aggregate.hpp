@@ -134,6 +134,7 @@ class HashAggregateOp : public ExecOperator {
   std::vector<uint32_t> identity_;  ///< identity()'s
   Batch pending_;
   Batch sub_;
+  std::shared_ptr<SpillBacking> spill_backing_;  ///< the one file every partition's extents are in
   std::vector<std::unique_ptr<SpillFile>> writers_;
   std::vector<Partition> partitions_;  ///< written, not yet aggregated (a stack: depth first)
   std::unique_ptr<SpillFile> reading_;

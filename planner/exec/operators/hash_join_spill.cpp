@@ -11,10 +11,11 @@ namespace hindsight {
 
 size_t JoinSpillFiles::open_fanout(bool level0, bool with_nulls) {
   const size_t first = files_.size();
-  for (int p = 0; p < kFanout; ++p) files_.push_back(std::make_unique<SpillFile>(types_, dir_, buffer_bytes_));
+  if (!backing_) backing_ = std::make_shared<SpillBacking>(dir_);
+  for (int p = 0; p < kFanout; ++p) files_.push_back(std::make_unique<SpillFile>(types_, backing_, buffer_bytes_));
   if (level0) {
     HS_ASSERT(first == 0, "the first fanout of a hash join spill opens twice");
-    files_.push_back(with_nulls ? std::make_unique<SpillFile>(types_, dir_, buffer_bytes_) : nullptr);
+    files_.push_back(with_nulls ? std::make_unique<SpillFile>(types_, backing_, buffer_bytes_) : nullptr);
   }
   writing_.resize(files_.size(), 0);
   for (size_t id = first; id < files_.size(); ++id) writing_[id] = files_[id] != nullptr;

@@ -60,6 +60,7 @@ class JoinSpillFiles {
   std::string dir_;
   size_t buffer_bytes_;  ///< of each file's writes
   size_t read_bytes_;    ///< of a reader
+  std::shared_ptr<SpillBacking> backing_;  ///< the one file every partition's extents are in (from the first fanout)
   std::vector<std::unique_ptr<SpillFile>> files_;
   std::vector<uint8_t> writing_;  ///< per id: the file's write buffer is allocated
   std::vector<uint64_t> hashes_;

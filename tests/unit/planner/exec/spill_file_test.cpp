@@ -94,6 +94,43 @@ TEST(SpillFileTest, AFinishedFileIsReusedAndItsNewOwnerSeesOnlyItsOwnRows) {
   EXPECT_EQ(pooled_spill_files(), 0u);
 }
 
+TEST(SpillFileTest, FilesSharingOneBackingEachReadOnlyTheirOwnInterleavedExtents) {
+  // A spilling join's 17 partition files of a side share one file (one inode allocation, not 17): their chunks
+  // interleave in it, and each must read back exactly its rows, in order, also once another is gone.
+  release_pooled_spill_files();
+  Batch a = rows(0, 2000), b = rows(2000, 2600), c = rows(4000, 4001);
+  auto backing = std::make_shared<SpillBacking>(tmp());
+  auto fa = std::make_unique<SpillFile>(types_of(a), backing, 1024);
+  auto fb = std::make_unique<SpillFile>(types_of(b), backing, 1024);
+  SpillFile fc(types_of(c), backing, 1024);
+  for (int at = 0; at < 2000; at += 100) {  // small appends, each file's buffer going out between the others'
+    Batch part = rows(at, at + 100);
+    fa->append(part);
+    if (at < 600) fb->append(rows(2000 + at, 2100 + at));
+  }
+  fc.append(c);
+  fa->finish_writing();
+  fb->finish_writing();
+  fc.flush();
+  EXPECT_EQ(pooled_spill_files(), 0u);  // one descriptor, held by the backing
+  EXPECT_EQ(read_all(fa->reader(300)), render(a));  // a reader buffer smaller than an extent and larger than some
+  EXPECT_EQ(read_all(fb->reader(64 << 10)), render(b));
+  fa.reset();  // its ranges are given back; the others' stay
+  EXPECT_EQ(read_all(fb->reader(777)), render(b));
+  EXPECT_EQ(read_all(fc.reader(1024)), render(c));
+  // Written again after finish_writing, into ranges fa gave back: new extents, read after fb's first ones.
+  Batch more = rows(7000, 7400);
+  fb->append(more);
+  fb->flush();
+  auto want = render(b);
+  for (auto& line : render(more)) want.push_back(line);
+  EXPECT_EQ(read_all(fb->reader(1024)), want);
+  EXPECT_EQ(read_all(fc.reader(1024)), render(c));
+  fb.reset();
+  backing.reset();
+  EXPECT_EQ(pooled_spill_files(), 0u);  // fc still holds it
+}
+
 TEST(SpillFileTest, FinishedWritingFlushesAndFreesTheWriteBufferUntilTheNextAppend) {
   Batch a = rows(0, 500);
   SpillFile f(types_of(a), tmp(), 64 << 10);  // the rows stay in the buffer until it finishes writing
