@@ -111,7 +111,7 @@ class SpillFile {
 
   std::vector<DataType> types_;
   std::shared_ptr<SpillBacking> backing_;
-  std::vector<Extent> extents_;  ///< in logical order, which is also the backing's order
+  std::vector<Extent> extents_;  ///< in logical order; their offsets in any order (given-back ranges are reused)
   size_t buffer_bytes_;     ///< the write buffer's size when allocated
   size_t buffer_capacity_;  ///< 0 after finish_writing() until the next append
   std::vector<char> buffer_;
