@@ -132,6 +132,32 @@ double reliable_sample_count(double n, double N) {
   return std::max(2.0, n * (N - n) / denom);
 }
 
+// The pattern sample: runs[order[0..keep)] are the most common values, left out; of the other sampled values,
+// in sorted order with their multiplicities, the one at the middle of each of kPatternSampleValues equal steps.
+void fill_pattern_sample(ColumnStatistics& cs, const std::vector<std::string_view>& run_values,
+                         const std::vector<uint64_t>& run_counts, const std::vector<size_t>& order, size_t keep) {
+  std::vector<bool> common(run_values.size(), false);
+  for (size_t i = 0; i < keep; ++i) common[order[i]] = true;
+  uint64_t rest = 0;
+  for (size_t r = 0; r < run_values.size(); ++r)
+    if (!common[r]) rest += run_counts[r];
+  if (rest == 0) return;
+  const uint64_t n = std::min<uint64_t>(rest, ColumnStatistics::kPatternSampleValues);
+  cs.pattern_sample.reserve(n);
+  // Value i is at position (2i + 1) * rest / 2n of the non-common values (integer arithmetic: exact steps).
+  uint64_t before = 0;  // non-common values in the runs before r
+  uint64_t i = 0;
+  for (size_t r = 0; r < run_values.size() && i < n; ++r) {
+    if (common[r]) continue;
+    const uint64_t end = before + run_counts[r];
+    while (i < n && (2 * i + 1) * rest / (2 * n) < end) {
+      cs.pattern_sample.emplace_back(run_values[r]);
+      ++i;
+    }
+    before = end;
+  }
+}
+
 template <class K>
 void fill_statistics(ColumnStatistics& cs, const std::vector<const ColumnVector*>& parts, const RowSample& sample) {
   std::vector<K> values;
@@ -210,6 +236,8 @@ void fill_statistics(ColumnStatistics& cs, const std::vector<const ColumnVector*
     const auto count = static_cast<uint64_t>(std::llround(static_cast<double>(run_counts[r]) * scale));
     cs.most_common.emplace_back(key_value(run_values[r], cs.type), count);
   }
+
+  if constexpr (std::is_same_v<K, std::string_view>) fill_pattern_sample(cs, run_values, run_counts, order, keep);
 
   if (has_histogram(cs.type)) {
     for (const HistogramCut& cut : equi_depth_cuts(run_counts, EquiDepthHistogram::kMaxBuckets)) {

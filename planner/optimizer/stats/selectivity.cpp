@@ -256,27 +256,26 @@ double in_selectivity(const ColumnStatistics& cs, const std::vector<Value>& valu
 
 namespace {
 
-// Share of the non-NULL rows a LIKE pattern matches: the most common values matched exactly, the other rows
-// by the share of the (distinct) histogram bounds that match, at least half a bound (rare, not absent).
-// nullopt with fewer than 20 distinct bounds: too few to judge.
-std::optional<double> bound_share_selectivity(const ColumnStatistics& cs, const LikePattern& like) {
+// Share of the rows a LIKE pattern matches: the most common values matched exactly, the other rows by the share
+// of the pattern sample that matches, at least half a value (rare, not absent). Without a sample of those rows
+// (statistics of a column that is not VARCHAR), `unsampled_share` of them, and nullopt when that is absent.
+std::optional<double> like_share(const ColumnStatistics& cs, const LikePattern& like,
+                                 std::optional<double> unsampled_share) {
   double mcv_rows = 0, mcv_match = 0;
   for (const auto& [v, count] : cs.most_common) {
     mcv_rows += static_cast<double>(count);
     if (!v.is_null && like.matches(v.s)) mcv_match += static_cast<double>(count);
   }
   const double rest = std::max(0.0, static_cast<double>(cs.non_null_rows()) - mcv_rows);
-  size_t bounds = 0, hits = 0;
-  const Value* last = nullptr;
-  for (const auto& b : cs.histogram.buckets)
-    for (const Value* v : {&b.lower, &b.upper}) {
-      if (v->is_null || (last && last->s == v->s)) continue;
-      last = v;
-      ++bounds;
-      hits += like.matches(v->s) ? 1 : 0;
-    }
-  if (bounds < 20) return std::nullopt;
-  const double share = std::max(static_cast<double>(hits), 0.5) / static_cast<double>(bounds);
+  double share = 0;
+  if (rest > 0 && cs.pattern_sample.empty()) {
+    if (!unsampled_share) return std::nullopt;
+    share = *unsampled_share;
+  } else if (rest > 0) {
+    size_t hits = 0;
+    for (const std::string& v : cs.pattern_sample) hits += like.matches(v) ? 1 : 0;
+    share = std::max(static_cast<double>(hits), 0.5) / static_cast<double>(cs.pattern_sample.size());
+  }
   return std::clamp((mcv_match + rest * share) / static_cast<double>(cs.rows), 0.0, 1.0);
 }
 
@@ -294,25 +293,16 @@ double like_prefix_selectivity(const ColumnStatistics& cs, const std::string& pr
   if (range <= 0) return 0;
   // A range inside one bucket is interpolated byte-wise between the bucket's bounds, as if every byte string
   // were as likely: 'forest%' among names made of 92 words came out at 1e-5 of its 1/92. The share of the
-  // histogram bounds (spread like the data) that start with the prefix is the better guess there.
+  // pattern sample's values (spread like the data) that start with the prefix is the better guess there.
   // (The prefix holds no wildcard: the caller cut the pattern at its first.)
-  const auto share = bound_share_selectivity(cs, LikePattern(prefix + "%"));
+  const auto share = like_share(cs, LikePattern(prefix + "%"), std::nullopt);
   return share ? std::max(range, *share) : range;
 }
 
 double like_pattern_selectivity(const ColumnStatistics& cs, const std::string& pattern) {
   if (cs.rows == 0) return 0;
   if (domain_of(cs) != Domain::Bytes) return kDefaultLikeSelectivity * non_null_fraction(cs);
-  const LikePattern like(pattern);
-  if (auto s = bound_share_selectivity(cs, like)) return *s;
-  // Too few distinct bounds say little: the most common values, the default share for the rest.
-  double mcv_rows = 0, mcv_match = 0;
-  for (const auto& [v, count] : cs.most_common) {
-    mcv_rows += static_cast<double>(count);
-    if (!v.is_null && like.matches(v.s)) mcv_match += static_cast<double>(count);
-  }
-  const double rest = std::max(0.0, static_cast<double>(cs.non_null_rows()) - mcv_rows);
-  return std::clamp((mcv_match + rest * kDefaultLikeSelectivity) / static_cast<double>(cs.rows), 0.0, 1.0);
+  return *like_share(cs, LikePattern(pattern), kDefaultLikeSelectivity);
 }
 
 double null_selectivity(const ColumnStatistics& cs) { return cs.null_fraction(); }

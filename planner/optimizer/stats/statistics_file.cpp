@@ -25,6 +25,7 @@ namespace hindsight {
 //                 | u8 flags (1 distinct_exact, 2 sampled, 4 has min, 8 has max) | [value min] | [value max]
 //                 | u32 histogram buckets, each: value lower | value upper | f64 count | f64 distinct
 //                 | u32 most common values, each: value | u64 rows
+//                 | u32 pattern sample values, each: string
 //   | u32 column set count | per column set: u32 column count | string name per column | f64 distinct
 //   | u64 XXH3-64 of everything before it.
 // type = u8 TypeId | u8 precision | u8 scale; value = type | u8 is_null | i64 i | f64 d | string s (every field
@@ -136,6 +137,8 @@ TableStatistics decode_payload(Reader& in) {
       const auto count = in.get<uint64_t>();
       cs.most_common.emplace_back(std::move(v), count);
     }
+    const auto samples = in.get<uint32_t>();
+    for (uint32_t k = 0; k < samples; ++k) cs.pattern_sample.push_back(in.str());
     stats.columns.push_back(std::move(cs));
   }
   const auto sets = in.get<uint32_t>();
@@ -203,6 +206,8 @@ std::string encode_table_statistics(const TableStatistics& stats) {
       w.value(value);
       w.put(count);
     }
+    w.put(static_cast<uint32_t>(cs.pattern_sample.size()));
+    for (const std::string& v : cs.pattern_sample) w.str(v);
   }
   w.put(static_cast<uint32_t>(stats.column_sets.size()));
   for (const ColumnSetStatistics& set : stats.column_sets) {

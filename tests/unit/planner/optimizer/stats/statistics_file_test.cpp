@@ -67,6 +67,7 @@ void expect_identical(const TableStatistics& a, const TableStatistics& b) {
       expect_identical(x.most_common[i].first, y.most_common[i].first, "most common value");
       EXPECT_EQ(x.most_common[i].second, y.most_common[i].second);
     }
+    EXPECT_EQ(x.pattern_sample, y.pattern_sample);
   }
 }
 
@@ -110,6 +111,7 @@ TEST(StatisticsFileTest, RoundTripsEveryColumnTypeExactly) {
   EXPECT_FALSE(stats.columns[7].min.has_value());
   EXPECT_FALSE(stats.columns[4].histogram.empty());
   EXPECT_FALSE(stats.columns[6].most_common.empty());
+  EXPECT_FALSE(stats.columns[6].pattern_sample.empty());  // with the empty string and bytes after a NUL
   std::string bytes = encode_table_statistics(stats);
   std::string problem;
   auto back = decode_table_statistics(bytes, problem);
