@@ -142,7 +142,15 @@ void fill_pattern_sample(ColumnStatistics& cs, const std::vector<std::string_vie
   for (size_t r = 0; r < run_values.size(); ++r)
     if (!common[r]) rest += run_counts[r];
   if (rest == 0) return;
-  const uint64_t n = std::min<uint64_t>(rest, ColumnStatistics::kPatternSampleValues);
+  // Long values: as many as fit in kPatternSampleBytes, judged by their mean length; none when that is fewer than
+  // kMinPatternSample (and fewer than all of them): too few to judge by.
+  double bytes = 0;
+  for (size_t r = 0; r < run_values.size(); ++r)
+    if (!common[r]) bytes += static_cast<double>(run_values[r].size()) * static_cast<double>(run_counts[r]);
+  const double mean = std::max(1.0, bytes / static_cast<double>(rest));
+  const auto fit = static_cast<uint64_t>(static_cast<double>(ColumnStatistics::kPatternSampleBytes) / mean);
+  const uint64_t n = std::min({rest, ColumnStatistics::kPatternSampleValues, fit});
+  if (n < std::min(rest, ColumnStatistics::kMinPatternSample)) return;
   cs.pattern_sample.reserve(n);
   // Value i is at position (2i + 1) * rest / 2n of the non-common values (integer arithmetic: exact steps).
   uint64_t before = 0;  // non-common values in the runs before r

@@ -18,7 +18,9 @@ namespace hindsight {
 /// their int64 form (DATE as days since 1970-01-01, DECIMAL as value * 10^scale, BOOLEAN as 0/1).
 struct ColumnStatistics {
   static constexpr size_t kMostCommonValues = 16;
-  static constexpr size_t kPatternSampleValues = 1024;
+  static constexpr uint64_t kPatternSampleValues = 1024;
+  static constexpr uint64_t kPatternSampleBytes = 256 * 1024;  ///< long values: fewer of them
+  static constexpr uint64_t kMinPatternSample = 64;            ///< fewer fitting than this: no sample
 
   std::string name;
   DataType type;
@@ -37,10 +39,11 @@ struct ColumnStatistics {
   /// Up to kMostCommonValues (value, rows) pairs, most frequent first (ties by ascending value). Exact counts when
   /// not sampled; with sampling, scaled sample counts of values seen often enough that the count is reliable.
   std::vector<std::pair<Value, uint64_t>> most_common;
-  /// VARCHAR columns: up to kPatternSampleValues of the sampled non-NULL values that are not most common, taken
-  /// at equal steps through them in sorted order, each as often as that step meets it, so each stands for the
-  /// same number of rows. LIKE is estimated by the share of them a pattern matches (selectivity.cpp): 128
-  /// histogram bounds gave a one-in-twenty word of part names 1 match for 7 (7x under).
+  /// VARCHAR columns: up to kPatternSampleValues of the sampled non-NULL values that are not most common (fewer
+  /// when they are long: at most kPatternSampleBytes by their mean length), taken at equal steps through them in
+  /// sorted order, each as often as that step meets it, so each stands for the same number of rows. LIKE is
+  /// estimated by the share of them a pattern matches (selectivity.cpp): 128 histogram bounds gave a one-in-twenty
+  /// word of part names 1 match for 7 (7x under).
   std::vector<std::string> pattern_sample;
 
   uint64_t non_null_rows() const { return rows - null_count; }

@@ -222,6 +222,29 @@ TEST(SelectivityTest, LikeAWordInsideTheNamesIsJudgedByThePatternSample) {
   EXPECT_LT(like_pattern_selectivity(cs, "%zebra%") * static_cast<double>(n), 100.0);
 }
 
+// Long text (documents, JSON) would make a 1,024-value sample megabytes in every stats file and plan: the sample
+// keeps what fits in kPatternSampleBytes by the values' mean length, and none when that is under kMinPatternSample.
+TEST(SelectivityTest, ThePatternSampleOfLongValuesStaysWithinItsBytes) {
+  auto texts = [](size_t n, size_t length) {
+    std::vector<std::string> values;
+    for (size_t i = 0; i < n; ++i)
+      values.push_back(std::to_string(i) + (i % 10 == 0 ? " needle " : " hay ") + std::string(length, 'x'));
+    return values;
+  };
+  ColumnStatistics two_kb = column_stats(string_column(texts(5000, 2000)));
+  size_t bytes = 0;
+  for (const std::string& v : two_kb.pattern_sample) bytes += v.size();
+  EXPECT_LE(bytes, ColumnStatistics::kPatternSampleBytes);
+  EXPECT_GE(two_kb.pattern_sample.size(), ColumnStatistics::kMinPatternSample);
+  expect_within(like_pattern_selectivity(two_kb, "%needle%") * 5000, 500, 1.5, "like %needle% among 2 KB values");
+
+  ColumnStatistics ten_kb = column_stats(string_column(texts(500, 10'000)));
+  EXPECT_TRUE(ten_kb.pattern_sample.empty());  // 26 would fit: too few to judge by
+  const double s = like_pattern_selectivity(ten_kb, "%needle%");
+  EXPECT_GT(s, 0.0);
+  EXPECT_LT(s, 1.0);
+}
+
 TEST(SelectivityTest, LowCardinalityColumnsAreExactFromMostCommonValues) {
   std::vector<std::string> flags;
   for (int i = 0; i < 9000; ++i) flags.push_back(i % 9 < 4 ? "A" : (i % 9 < 6 ? "N" : "R"));
