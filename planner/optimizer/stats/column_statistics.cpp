@@ -133,20 +133,21 @@ double reliable_sample_count(double n, double N) {
 }
 
 // The pattern sample: runs[order[0..keep)] are the most common values, left out; of the other sampled values,
-// in sorted order with their multiplicities, the one at the middle of each of kPatternSampleValues equal steps.
+// in sorted order with their multiplicities, the one at the middle of each of n equal steps.
 void fill_pattern_sample(ColumnStatistics& cs, const std::vector<std::string_view>& run_values,
                          const std::vector<uint64_t>& run_counts, const std::vector<size_t>& order, size_t keep) {
   std::vector<bool> common(run_values.size(), false);
   for (size_t i = 0; i < keep; ++i) common[order[i]] = true;
   uint64_t rest = 0;
-  for (size_t r = 0; r < run_values.size(); ++r)
-    if (!common[r]) rest += run_counts[r];
+  double bytes = 0;
+  for (size_t r = 0; r < run_values.size(); ++r) {
+    if (common[r]) continue;
+    rest += run_counts[r];
+    bytes += static_cast<double>(run_values[r].size()) * static_cast<double>(run_counts[r]);
+  }
   if (rest == 0) return;
   // Long values: as many as fit in kPatternSampleBytes, judged by their mean length; none when that is fewer than
   // kMinPatternSample (and fewer than all of them): too few to judge by.
-  double bytes = 0;
-  for (size_t r = 0; r < run_values.size(); ++r)
-    if (!common[r]) bytes += static_cast<double>(run_values[r].size()) * static_cast<double>(run_counts[r]);
   const double mean = std::max(1.0, bytes / static_cast<double>(rest));
   const auto fit = static_cast<uint64_t>(static_cast<double>(ColumnStatistics::kPatternSampleBytes) / mean);
   const uint64_t n = std::min({rest, ColumnStatistics::kPatternSampleValues, fit});

@@ -258,7 +258,8 @@ namespace {
 
 // Share of the rows a LIKE pattern matches: the most common values matched exactly, the other rows by the share
 // of the pattern sample that matches, at least half a value (rare, not absent). Without a sample of those rows
-// (statistics of a column that is not VARCHAR), `unsampled_share` of them, and nullopt when that is absent.
+// (a column that is not VARCHAR, or whose values are too long to sample), `unsampled_share` of them, and nullopt
+// when that is absent.
 std::optional<double> like_share(const ColumnStatistics& cs, const LikePattern& like,
                                  std::optional<double> unsampled_share) {
   double mcv_rows = 0, mcv_match = 0;
