@@ -35,16 +35,16 @@ int open_anonymous(const std::string& dir) {
 }
 
 /// Descriptors of spill files whose owners are gone, kept for the next SpillFile in the same directory. Creating an
-/// anonymous file is the file system's inode allocation (and closing it its eviction): with an aggregate's 16
-/// partition files and a join's 34 per spilling instance (each a file of its own then; since session 29 they share
-/// one SpillBacking per aggregate instance and join side), re-created for every partition split and every partial
-/// spill, that took a third of the CPU time of a spilling execution at SF 0.1 (orders_with_popular_parts under
-/// 3.3 MB, `perf record`: ext4 inode bitmaps). A reused file is written from offset 0 and each SpillFile reads only
-/// the extents it wrote (Reader::read_at), so what an earlier owner left is never seen. Bounded: a file that
-/// held more than kPooledFileBytes is truncated first (its disk space is given back), at most kPooledFiles are
-/// kept, and release_pooled_spill_files (the end of every spilling execution) closes them all. A file is pooled
-/// only once its owner closed it and a new one takes from the pool first, so the descriptors open at once never
-/// exceed what the files alive at once needed.
+/// anonymous file is the file system's inode allocation (and closing it its eviction): when an aggregate's 16
+/// partitions and a join's 34 per spilling instance were a file each, re-created for every partition split and
+/// every partial spill, that took a third of the CPU time of a spilling execution at SF 0.1
+/// (orders_with_popular_parts under 3.3 MB, `perf record`: ext4 inode bitmaps); they now share one SpillBacking
+/// per aggregate instance and join side, and the pool keeps those. A reused file is written from offset 0 and each
+/// SpillFile reads only the extents it wrote (Reader::read_at), so what an earlier owner left is never seen.
+/// Bounded: a file that held more than kPooledFileBytes is truncated first (its disk space is given back), at most
+/// kPooledFiles are kept, and release_pooled_spill_files (the end of every spilling execution) closes them all.
+/// A file is pooled only once its owner closed it and a new one takes from the pool first, so the descriptors open
+/// at once never exceed what the files alive at once needed.
 struct FilePool {
   std::mutex mutex;
   std::vector<std::pair<std::string, int>> files;  ///< (directory, descriptor)
