@@ -293,6 +293,34 @@ double CardinalityModel::selectivity(const Expr& e) const {
   return fixed_selectivity(e);
 }
 
+bool CardinalityModel::judged_by_one_column(const std::vector<ExprPtr>& conjuncts) const {
+  std::optional<ColumnId> column;
+  auto same_column = [&](const Expr& e) {
+    const Expr* c = column_under_casts(e);
+    if (!c || (column && *column != c->column_id)) return false;
+    column = c->column_id;
+    return stats_of(*c) != nullptr;
+  };
+  std::function<bool(const Expr&)> judged = [&](const Expr& e) -> bool {
+    if (ColumnComparison cmp; column_comparison(e, cmp)) return same_column(*cmp.column);
+    switch (e.kind) {
+      case ExprKind::InList:
+        for (size_t i = 1; i < e.children.size(); ++i)
+          if (!e.children[i]->is_constant()) return false;
+        return same_column(*e.children[0]);
+      case ExprKind::Like:
+        return e.children[1]->is_constant() && !e.children[1]->value.is_null && same_column(*e.children[0]);
+      case ExprKind::IsNull: return same_column(*e.children[0]);
+      case ExprKind::And:
+      case ExprKind::Or:
+      case ExprKind::Not:
+        return std::all_of(e.children.begin(), e.children.end(), [&](const ExprPtr& c) { return judged(*c); });
+      default: return false;
+    }
+  };
+  return std::all_of(conjuncts.begin(), conjuncts.end(), [&](const ExprPtr& c) { return judged(*c); });
+}
+
 double CardinalityModel::join_condition_selectivity(const Expr& c, double left_rows, double right_rows) const {
   if (c.kind == ExprKind::Call && c.op == ScalarOp::Eq) {
     const ColumnStatistics* a = stats_of(*c.children[0]);
@@ -451,7 +479,9 @@ double CardinalityModel::estimate_node(LogicalOperator& op) {
   switch (op.kind) {
     case LogicalKind::Get: {
       auto& g = op.as<LogicalGet>();
-      rows = table_rows_(g.table) * conj_sel(g.filters);
+      std::optional<double> sampled;
+      if (!g.filters.empty() && filter_sample_ && !judged_by_one_column(g.filters)) sampled = filter_sample_(g);
+      rows = table_rows_(g.table) * (sampled ? *sampled : conj_sel(g.filters));
       break;
     }
     case LogicalKind::Filter: rows = in[0] * conj_sel(op.as<LogicalFilter>().conjuncts); break;

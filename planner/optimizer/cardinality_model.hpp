@@ -77,6 +77,10 @@ class CardinalityModel {
   }
   /// Statistics of a column by its lineage (nullptr when unknown).
   void set_column_stats(std::function<const ColumnStatistics*(ColumnId)> fn) { column_stats_ = std::move(fn); }
+  /// The share of a scan's rows its filters keep, judged on a sample of the table's rows; nullopt when the sample
+  /// cannot tell (too few of its rows kept, or none stored): the per-column statistics then judge each conjunct.
+  /// Not asked for a filter the statistics of its one column judge whole (judged_by_one_column).
+  void set_filter_sample(std::function<std::optional<double>(const LogicalGet&)> fn) { filter_sample_ = std::move(fn); }
   /// Rows of materialized CTE i (its producer's estimate).
   void set_cte_rows(std::function<double(int)> fn) { cte_rows_ = std::move(fn); }
   /// Consult `source` (not owned; nullptr or an empty source: model only). Signatures are computed
@@ -91,6 +95,7 @@ class CardinalityModel {
   std::function<double(int)> cte_rows_;
   std::function<const ColumnStatistics*(ColumnId)> column_stats_;
   std::function<std::optional<double>(const std::vector<ColumnId>&)> key_distinct_;
+  std::function<std::optional<double>(const LogicalGet&)> filter_sample_;
   const stats::StatsSource* source_ = nullptr;
   const PlanContext* sign_ctx_ = nullptr;
   std::function<void(PlanSigner&)> prepare_signer_;
@@ -111,6 +116,10 @@ class CardinalityModel {
   };
   bool column_comparison(const Expr& e, ColumnComparison& out) const;
   double selectivity_of(const ColumnComparison& c) const;
+  /// True when every conjunct reads one and the same column and is a shape its statistics judge (a comparison with
+  /// a constant, an IN list of constants, LIKE a constant, IS NULL, and AND/OR/NOT of those): its histogram and most
+  /// common values then know the share better than a sample of rows would.
+  bool judged_by_one_column(const std::vector<ExprPtr>& conjuncts) const;
 };
 
 }  // namespace hindsight

@@ -13,6 +13,7 @@
 #include "planner/common/error.hpp"
 #include "planner/optimizer/cardinality_model.hpp"
 #include "planner/optimizer/cost_based_join_order.hpp"
+#include "planner/optimizer/stats/filter_sample.hpp"
 #include "planner/optimizer/stats/table_statistics_store.hpp"
 #include "planner/physical/memory_estimate.hpp"
 #include "planner/session/query_limits.hpp"
@@ -60,15 +61,27 @@ std::unique_ptr<CompiledQuery> compile_query(Database& db, const sql::Query& q, 
   model.set_cte_rows([&](int i) { return cq->ctes.at(static_cast<size_t>(i)).logical->estimated_rows; });
   std::map<std::string, std::shared_ptr<const TableStatistics>> table_stats;  // keeps them alive while planning
   const bool cost_based = settings.optimizer != "foundation";
+  auto statistics_of = [&](const std::string& name) -> const TableStatistics* {
+    auto it = table_stats.find(name);
+    if (it == table_stats.end()) {
+      it = table_stats.emplace(name, table_statistics(db, *table(name), limits)).first;
+      if (limits) limits->check_deadline("analyzing table '" + name + "'");
+    }
+    return it->second.get();
+  };
   if (cost_based) model.set_column_stats([&](ColumnId id) -> const ColumnStatistics* {
     const ColumnInfo& info = cq->ctx.column(id);
     if (info.base_table.empty()) return nullptr;
-    auto it = table_stats.find(info.base_table);
-    if (it == table_stats.end()) {
-      it = table_stats.emplace(info.base_table, table_statistics(db, *table(info.base_table), limits)).first;
-      if (limits) limits->check_deadline("analyzing table '" + info.base_table + "'");
-    }
-    return it->second ? it->second->column(info.base_column) : nullptr;
+    const TableStatistics* ts = statistics_of(info.base_table);
+    return ts ? ts->column(info.base_column) : nullptr;
+  });
+  if (cost_based && settings.filter_sample) model.set_filter_sample([&](const LogicalGet& g) -> std::optional<double> {
+    const TableStatistics* ts = statistics_of(g.table.name);
+    if (!ts) return std::nullopt;
+    return sampled_filter_share(*ts, g.filters, [&](ColumnId id) {
+      const ColumnInfo& info = cq->ctx.column(id);
+      return info.base_table == g.table.name ? g.table.column_index(info.base_column) : -1;
+    });
   });
   if (cost_based) model.set_key_distinct([&](const std::vector<ColumnId>& ids) -> std::optional<double> {
     std::vector<std::string> names;

@@ -23,6 +23,7 @@ int Settings::effective_workers() const {
 
 std::vector<std::string> setting_names() {
   return {"workers", "memory_limit", "disabled_rules", "cte_materialization", "timeout", "mapper_strict", "optimizer",
+          "filter_sample",
           "stats_scope", "stats_max_drift", "stats_retention", "cardinality", "oracle_max_subplans", "oracle_subplan_timeout",
           "oracle_subplan_memory_limit", "reexec_strategies",
           "reexec_max_attempts", "reexec_time_budget", "reexec_overlay", "reexec_overlay.<ERROR_CODE>",
@@ -313,6 +314,8 @@ void apply_setting(Settings& s, const std::string& raw_name, const std::string& 
     s.reexec_fail_early = on_off("on or off");
   } else if (name == "reexec_count_scans") {
     s.reexec_count_scans = on_off("on or off");
+  } else if (name == "filter_sample") {
+    s.filter_sample = on_off("on or off");
   } else if (name == "count_scans_first") {
     s.count_scans_first = on_off("on or off");
   } else if (name == "reexec_spill_in_place") {

@@ -21,6 +21,10 @@ struct Settings {
   /// planner (fixed selectivities, connected-first join order, broadcast below a row count); kept
   /// to measure what the cost-based optimizer gains.
   std::string optimizer = "cost";
+  /// The cost optimizer judges a scan's whole filter by the share of a stored sample of the table's rows it keeps
+  /// (TableStatistics::filter_sample), which sees correlated predicates; off: each conjunct by its column's
+  /// statistics, multiplied as if independent (docs/join-order.md "Filters judged on a row sample").
+  bool filter_sample = true;
   /// Which observed statistics queries use and keep (DESIGN.md section 5): off (none), query (this
   /// statement's attempts only), process (also every earlier statement of this process), persistent
   /// (also the stats store on disk: every earlier process).

@@ -64,6 +64,8 @@ def test(args):
         s2 = section(out, 2)
         check(re.search(r"^\s+1 attempt; result: ", s2, re.M) and "attempt 1 succeeded" in s2 and "failed" not in s2,
               f"step 2: one attempt, ok: {s2!r}")
+        check(re.search(r"^\s+with the row sample on \(the default; a fresh store\): 1 attempt, succeeded", s2, re.M),
+              f"step 2: the default estimator plans it right without any store: {s2!r}")
         m = re.search(r"result: (.*)$", s2, re.M)
         check(m and truth and m.group(1) == "; ".join(" | ".join(r) for r in truth),
               f"step 2: the same rows: {m.group(1) if m else None} vs {truth}")

@@ -27,6 +27,7 @@ namespace hindsight {
 //                 | u32 most common values, each: value | u64 rows
 //                 | u32 pattern sample values, each: string
 //   | u32 column set count | per column set: u32 column count | string name per column | f64 distinct
+//   | u64 filter sample rows | when not 0, per column (as many as above, in order): that many values
 //   | u64 XXH3-64 of everything before it.
 // type = u8 TypeId | u8 precision | u8 scale; value = type | u8 is_null | i64 i | f64 d | string s (every field
 // of the Value, so any Value round-trips bit for bit).
@@ -150,7 +151,17 @@ TableStatistics decode_payload(Reader& in) {
     if (set.columns != column_set_key(set.columns)) throw CorruptData("a column set not in its one spelling");
     stats.column_sets.push_back(std::move(set));
   }
-  if (!in.at_end()) throw CorruptData("unexpected bytes after the last column set");
+  stats.filter_sample_rows = in.get<uint64_t>();
+  if (stats.filter_sample_rows > 0) for (const ColumnStatistics& cs : stats.columns) {
+    ColumnVector kept(cs.type);
+    for (uint64_t r = 0; r < stats.filter_sample_rows; ++r) {
+      Value v = in.value();
+      if (!v.is_null && v.type.physical() != cs.type.physical()) throw CorruptData("a sampled value of another type");
+      kept.append_value(v);
+    }
+    stats.filter_sample.push_back(std::move(kept));
+  }
+  if (!in.at_end()) throw CorruptData("unexpected bytes after the filter sample");
   return stats;
 }
 
@@ -215,6 +226,9 @@ std::string encode_table_statistics(const TableStatistics& stats) {
     for (const std::string& name : set.columns) w.str(name);
     w.put(set.distinct);
   }
+  w.put(stats.filter_sample_rows);
+  for (const ColumnVector& kept : stats.filter_sample)
+    for (uint64_t r = 0; r < stats.filter_sample_rows; ++r) w.value(kept.get(r));
   const uint64_t digest = XXH3_64bits(w.bytes().data(), w.bytes().size());
   w.put(digest);
   return std::move(w.bytes());

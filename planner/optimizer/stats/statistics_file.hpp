@@ -9,7 +9,7 @@ namespace hindsight {
 
 /// Format version of .stats files; bump it when the layout (or what analyze_table computes) changes: files of
 /// another version are ignored and the table is analyzed again.
-constexpr uint32_t kStatisticsFileVersion = 3;  // 2: column sets; 3: pattern samples
+constexpr uint32_t kStatisticsFileVersion = 4;  // 2: column sets; 3: pattern samples; 4: filter samples
 
 /// Where the statistics files of the data folder `data_dir` live: "<data_dir>/.hindsight/stats" (empty when
 /// `data_dir` is empty: nothing is persisted).

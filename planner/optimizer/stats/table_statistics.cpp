@@ -90,11 +90,25 @@ TableStatistics analyze_table(const Table& table, LoadGuard* guard) {
   stats.columns.resize(column_count);
 
   const RowSample sample = sample_rows(table, kStatisticsSampleRows, kStatisticsSampleSeed);
+  const RowSample filter_sample = sample_rows(table, kFilterSampleRows, kFilterSampleSeed);
+  stats.filter_sample_rows = filter_sample.sampled_rows;
+  if (stats.filter_sample_rows > 0) stats.filter_sample.resize(column_count);
   auto analyze_column = [&](size_t c) {
     // A column the table has not loaded is read for the analysis alone and dropped after it.
     const Table::ColumnParts column = table.column_parts(c, guard);
     const ColumnDef& def = table.def.columns[c];
     stats.columns[c] = compute_column_statistics(def.name, def.type, column.parts, sample);
+    if (stats.filter_sample.empty()) return;
+    ColumnVector& kept = stats.filter_sample[c];
+    kept = ColumnVector(def.type);
+    for (size_t b = 0; b < column.parts.size(); ++b) {
+      const ColumnVector& part = *column.parts[b];
+      if (filter_sample.all) {
+        for (size_t r = 0; r < part.size(); ++r) kept.append_value(part.get(r));
+      } else if (b < filter_sample.rows.size()) {
+        for (uint32_t r : filter_sample.rows[b]) kept.append_value(part.get(r));
+      }
+    }
   };
 
   // Columns are independent, so analyzing them in parallel keeps the result deterministic.

@@ -24,6 +24,12 @@ struct TableStatistics {
   uint64_t data_version = 0;  ///< the Table::data_version the statistics were computed from
   std::vector<ColumnStatistics> columns;
   std::vector<ColumnSetStatistics> column_sets;
+  /// About kFilterSampleRows rows of the table (a seeded Bernoulli sample; every row of a smaller table), one
+  /// column per table column in the table's order: a scan's whole filter is judged by the share of them it keeps,
+  /// which sees correlated predicates that per-column statistics multiply as independent (docs/join-order.md
+  /// "Filters judged on a row sample"). Empty for no rows.
+  std::vector<ColumnVector> filter_sample;
+  uint64_t filter_sample_rows = 0;
 
   /// The column called `name` (case-insensitive), or nullptr.
   const ColumnStatistics* column(const std::string& name) const;
@@ -38,6 +44,8 @@ std::vector<std::string> column_set_key(std::vector<std::string> names);
 /// about this size (fixed seed); smaller tables are read completely.
 constexpr uint64_t kStatisticsSampleRows = 1'000'000;
 constexpr uint64_t kStatisticsSampleSeed = 0x5EED5A3B1E;
+constexpr uint64_t kFilterSampleRows = 1024;
+constexpr uint64_t kFilterSampleSeed = 0xF117E45A3B1E;
 
 /// Analyzes every column of `table` over all its buckets (a column the table has not loaded is read for the
 /// analysis alone, charged to `guard` (may be null), and not kept) (columns in parallel on up to hardware-concurrency

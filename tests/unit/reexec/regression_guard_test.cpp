@@ -41,6 +41,7 @@ std::unique_ptr<Session> session_for_test() {
   auto session = std::make_unique<Session>(testing::tpch_db());
   session->settings().workers = 4;
   session->settings().stats_scope = Settings::StatsScope::Process;
+  session->settings().filter_sample = false;  // kQuery's misestimate (misestimate_test.cpp)
   session->set_statement_runner(std::make_shared<reexec::ReExecDriver>());
   return session;
 }

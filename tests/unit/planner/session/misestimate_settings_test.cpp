@@ -20,6 +20,7 @@ TEST(MisestimateSettingsTest, DefaultsParseAndBadValuesAreRefused) {
   EXPECT_TRUE(s.reexec_fail_early);
   EXPECT_TRUE(s.reexec_count_scans);
   EXPECT_FALSE(s.count_scans_first);
+  EXPECT_TRUE(s.filter_sample);
   EXPECT_EQ(s.reexec_spill_in_place, Settings::SpillInPlace::On);
 
   apply_setting(s, "reexec_qerror_threshold", "25");
@@ -48,6 +49,8 @@ TEST(MisestimateSettingsTest, DefaultsParseAndBadValuesAreRefused) {
   EXPECT_FALSE(s.reexec_count_scans);
   apply_setting(s, "count_scans_first", "on");
   EXPECT_TRUE(s.count_scans_first);
+  apply_setting(s, "filter_sample", "OFF");
+  EXPECT_FALSE(s.filter_sample);
   apply_setting(s, "reexec_spill_in_place", "off");
   EXPECT_EQ(s.reexec_spill_in_place, Settings::SpillInPlace::Off);
   apply_setting(s, "reexec_spill_in_place", "Same_Plan");
@@ -71,6 +74,7 @@ TEST(MisestimateSettingsTest, DefaultsParseAndBadValuesAreRefused) {
   expect_error([&] { apply_setting(s, "reexec_spill_in_place", "maybe"); }, ErrorCode::TYPE_ERROR);
   expect_error([&] { apply_setting(s, "reexec_count_scans", "some"); }, ErrorCode::TYPE_ERROR);
   expect_error([&] { apply_setting(s, "count_scans_first", "first"); }, ErrorCode::TYPE_ERROR);
+  expect_error([&] { apply_setting(s, "filter_sample", "sampled"); }, ErrorCode::TYPE_ERROR);
   expect_error([&] { apply_setting(s, "mapper_strict", "yes"); }, ErrorCode::TYPE_ERROR);
   // Re-execution settings apply to the whole statement, never as an overlay.
   expect_error([&] { parse_overlay(s, "reexec_min_gain=0.5"); }, ErrorCode::TYPE_ERROR);

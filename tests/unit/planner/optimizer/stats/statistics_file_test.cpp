@@ -69,6 +69,13 @@ void expect_identical(const TableStatistics& a, const TableStatistics& b) {
     }
     EXPECT_EQ(x.pattern_sample, y.pattern_sample);
   }
+  EXPECT_EQ(a.filter_sample_rows, b.filter_sample_rows);
+  ASSERT_EQ(a.filter_sample.size(), b.filter_sample.size());
+  for (size_t c = 0; c < a.filter_sample.size(); ++c) {
+    ASSERT_EQ(a.filter_sample[c].size(), b.filter_sample[c].size());
+    for (size_t r = 0; r < a.filter_sample[c].size(); ++r)
+      expect_identical(a.filter_sample[c].get(r), b.filter_sample[c].get(r), "filter sample");
+  }
 }
 
 /// A table with a column of every type (NULLs, empty and non-ASCII strings, NaN, infinities, -0.0) and an
@@ -112,6 +119,8 @@ TEST(StatisticsFileTest, RoundTripsEveryColumnTypeExactly) {
   EXPECT_FALSE(stats.columns[4].histogram.empty());
   EXPECT_FALSE(stats.columns[6].most_common.empty());
   EXPECT_FALSE(stats.columns[6].pattern_sample.empty());  // with the empty string and bytes after a NUL
+  EXPECT_NEAR(static_cast<double>(stats.filter_sample_rows), 1024, 150);  // of 3000 rows, a sample of about 1,024
+  ASSERT_EQ(stats.filter_sample.size(), 8u);
   std::string bytes = encode_table_statistics(stats);
   std::string problem;
   auto back = decode_table_statistics(bytes, problem);

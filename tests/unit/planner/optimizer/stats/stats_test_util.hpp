@@ -129,6 +129,13 @@ inline void expect_same(const TableStatistics& a, const TableStatistics& b) {
     EXPECT_EQ(a.column_sets[k].columns, b.column_sets[k].columns);
     EXPECT_EQ(a.column_sets[k].distinct, b.column_sets[k].distinct);
   }
+  EXPECT_EQ(a.filter_sample_rows, b.filter_sample_rows);
+  ASSERT_EQ(a.filter_sample.size(), b.filter_sample.size());
+  for (size_t c = 0; c < a.filter_sample.size(); ++c) {
+    ASSERT_EQ(a.filter_sample[c].size(), b.filter_sample[c].size());
+    for (size_t r = 0; r < a.filter_sample[c].size(); ++r)
+      expect_same_values(a.filter_sample[c].get(r), b.filter_sample[c].get(r));
+  }
 }
 
 }  // namespace hindsight::stats_test
