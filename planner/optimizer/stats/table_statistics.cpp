@@ -115,26 +115,34 @@ TableStatistics analyze_table(const Table& table, LoadGuard* guard) {
   const size_t threads = std::min<size_t>(column_count, std::max(1u, std::thread::hardware_concurrency()));
   if (threads <= 1 || table.row_count < 100'000) {
     for (size_t c = 0; c < column_count; ++c) analyze_column(c);
-    return stats;
-  }
-  std::atomic<size_t> next{0};
-  std::exception_ptr failure;
-  std::mutex failure_mu;
-  std::vector<std::thread> workers;
-  for (size_t t = 0; t < threads; ++t) {
-    workers.emplace_back([&] {
-      for (size_t c = next++; c < column_count; c = next++) {
-        try {
-          analyze_column(c);
-        } catch (...) {
-          std::lock_guard<std::mutex> lock(failure_mu);
-          if (!failure) failure = std::current_exception();
+  } else {
+    std::atomic<size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failure_mu;
+    std::vector<std::thread> workers;
+    for (size_t t = 0; t < threads; ++t) {
+      workers.emplace_back([&] {
+        for (size_t c = next++; c < column_count; c = next++) {
+          try {
+            analyze_column(c);
+          } catch (...) {
+            std::lock_guard<std::mutex> lock(failure_mu);
+            if (!failure) failure = std::current_exception();
+          }
         }
-      }
-    });
+      });
+    }
+    for (auto& w : workers) w.join();
+    if (failure) std::rethrow_exception(failure);
   }
-  for (auto& w : workers) w.join();
-  if (failure) std::rethrow_exception(failure);
+  // Long text (documents, blobs) would make the sample, and the .stats file, large: such a table keeps none.
+  uint64_t text_bytes = 0;
+  for (const ColumnVector& kept : stats.filter_sample)
+    for (const std::string& s : kept.strs) text_bytes += s.size();
+  if (text_bytes > kFilterSampleBytes) {
+    stats.filter_sample.clear();
+    stats.filter_sample_rows = 0;
+  }
   return stats;
 }
 

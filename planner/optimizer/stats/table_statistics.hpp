@@ -45,6 +45,7 @@ std::vector<std::string> column_set_key(std::vector<std::string> names);
 constexpr uint64_t kStatisticsSampleRows = 1'000'000;
 constexpr uint64_t kStatisticsSampleSeed = 0x5EED5A3B1E;
 constexpr uint64_t kFilterSampleRows = 1024;
+constexpr uint64_t kFilterSampleBytes = 4 << 20;  ///< text in the sampled rows beyond this: no filter sample
 constexpr uint64_t kFilterSampleSeed = 0xF117E45A3B1E;
 
 /// Analyzes every column of `table` over all its buckets (a column the table has not loaded is read for the

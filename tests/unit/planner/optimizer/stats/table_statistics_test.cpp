@@ -46,6 +46,22 @@ TEST(TableStatisticsTest, AnalyzesEveryColumnInOrder) {
   for (const auto& c : stats.columns) EXPECT_EQ(c.rows, 20'000u);
 }
 
+TEST(TableStatisticsTest, TheFilterSampleKeepsWholeRowsUnlessTheirTextIsLong) {
+  std::vector<std::string> words, documents;
+  for (int r = 0; r < 2000; ++r) {
+    words.push_back("w" + std::to_string(r % 7));
+    documents.push_back(std::string(5000, static_cast<char>('a' + r % 26)));
+  }
+  TableStatistics short_text = analyze_table(make_table("words", {{"w", string_column(words)}}, 2));
+  EXPECT_NEAR(static_cast<double>(short_text.filter_sample_rows), 1024, 150);  // of 2000 rows
+  ASSERT_EQ(short_text.filter_sample.size(), 1u);
+  EXPECT_EQ(short_text.filter_sample[0].size(), short_text.filter_sample_rows);
+  // About 1,024 rows of 5,000 bytes each: beyond kFilterSampleBytes, so none are kept.
+  TableStatistics long_text = analyze_table(make_table("documents", {{"body", string_column(documents)}}, 2));
+  EXPECT_EQ(long_text.filter_sample_rows, 0u);
+  EXPECT_TRUE(long_text.filter_sample.empty());
+}
+
 TEST(TableStatisticsTest, SameTableGivesIdenticalStatistics) {
   Table t = sample_table();
   expect_same(analyze_table(t), analyze_table(t));
