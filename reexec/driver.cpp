@@ -175,6 +175,16 @@ void arm_overflow(const StatementInput& in, AttemptRun& run, Plugins& plugins) {
     return spills_in_place(in, *plan, number, next, seen, why);
   };
 }
+/// The settings `run` ran under: its own, with spill = on when it went on spilling in place. A successful attempt's
+/// cost with what it observed, and the re-plan that misestimate or slow compare with it, are priced under these:
+/// planned without the spill that let the attempt finish, every plan over the memory limit would cost
+/// CostModelOptions::overflow_penalty, and the comparison would say nothing.
+Settings ran_under(const AttemptRun& run) {
+  Settings s = run.settings;
+  if (run.executed.spilled_in_place) apply_setting(s, "spill", "on");
+  return s;
+}
+
 }  // namespace
 
 void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
@@ -205,7 +215,7 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
   while (true) {
     AttemptOutcome outcome = outcome_of(run);
     if (!outcome.error && run.compiled && run.executed_run && run.executed.exec)
-      outcome.observed_cost = plan_cost_observed(*run.compiled, run.executed, run.settings);
+      outcome.observed_cost = plan_cost_observed(*run.compiled, run.executed, ran_under(run));
     for (auto& p : plugins.all()) plugins.call(*p, [&] { p->observe(outcome); return true; });
     // The one place that decides whether a statement may run twice: only without side effects.
     // Every query statement is a SELECT or EXPLAIN today; a statement that writes must come with
@@ -245,7 +255,10 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
 
     AttemptRun following;
     following.number = run.number + 1;
-    following.settings = in.settings;
+    // After a failure, the session's settings and this failure's overlays; after a success (misestimate, slow), the
+    // settings of the attempt that succeeded, overlays and spilling included, so that the re-plan is priced as the
+    // plan it must beat was and a re-run keeps what let that attempt finish.
+    following.settings = outcome.error ? in.settings : ran_under(run);
     for (auto& [name, value] : next.overlay) {
       try {
         apply_setting(following.settings, name, value);

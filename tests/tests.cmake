@@ -190,6 +190,12 @@ add_test(NAME cli_reexec_join_order
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/reexec_join_order_test.py --bin $<TARGET_FILE:hindsight>
           --data ${HINDSIGHT_SKEWED_DATA})
 set_tests_properties(cli_reexec_join_order PROPERTIES FIXTURES_REQUIRED tpch_skewed TIMEOUT 300)
+# A misestimate re-plan after an attempt that spilled is priced with spilling on, as that attempt ran (the skewed
+# fixture; asserts the attempts, the rows and the decision's costs).
+add_test(NAME cli_reexec_after_spill
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/cli/reexec_after_spill_test.py --bin $<TARGET_FILE:hindsight>
+          --data ${HINDSIGHT_SKEWED_DATA})
+set_tests_properties(cli_reexec_after_spill PROPERTIES FIXTURES_REQUIRED tpch_skewed TIMEOUT 300)
 # A hash aggregate that spills (docs/spilling.md): TPC-H q01, q10, q13, q18 and a many-groups GROUP BY with
 # spill = on under limits below what their aggregates need, at workers 1 and 4, on both SF 0.01 fixtures: the
 # rows equal an unconstrained run's and the aggregates spilled.
