@@ -25,7 +25,7 @@ bool resolve(Expr& e, const std::function<int(ColumnId)>& table_column, size_t c
 
 std::optional<double> sampled_filter_share(const TableStatistics& stats, const std::vector<ExprPtr>& filters,
                                            const std::function<int(ColumnId)>& table_column) {
-  const uint64_t rows = stats.filter_sample_rows;
+  const uint64_t rows = stats.filter_sample_rows();
   if (rows == 0 || stats.filter_sample.size() != stats.columns.size()) return std::nullopt;
   std::vector<const ColumnVector*> columns;
   for (const ColumnVector& c : stats.filter_sample) columns.push_back(&c);

@@ -151,10 +151,10 @@ TableStatistics decode_payload(Reader& in) {
     if (set.columns != column_set_key(set.columns)) throw CorruptData("a column set not in its one spelling");
     stats.column_sets.push_back(std::move(set));
   }
-  stats.filter_sample_rows = in.get<uint64_t>();
-  if (stats.filter_sample_rows > 0) for (const ColumnStatistics& cs : stats.columns) {
+  const uint64_t sample_rows = in.get<uint64_t>();
+  if (sample_rows > 0) for (const ColumnStatistics& cs : stats.columns) {
     ColumnVector kept(cs.type);
-    for (uint64_t r = 0; r < stats.filter_sample_rows; ++r) {
+    for (uint64_t r = 0; r < sample_rows; ++r) {
       Value v = in.value();
       if (!v.is_null && v.type.physical() != cs.type.physical()) throw CorruptData("a sampled value of another type");
       kept.append_value(v);
@@ -226,9 +226,10 @@ std::string encode_table_statistics(const TableStatistics& stats) {
     for (const std::string& name : set.columns) w.str(name);
     w.put(set.distinct);
   }
-  w.put(stats.filter_sample_rows);
+  const uint64_t sample_rows = stats.filter_sample_rows();
+  w.put(sample_rows);
   for (const ColumnVector& kept : stats.filter_sample)
-    for (uint64_t r = 0; r < stats.filter_sample_rows; ++r) w.value(kept.get(r));
+    for (uint64_t r = 0; r < sample_rows; ++r) w.value(kept.get(r));
   const uint64_t digest = XXH3_64bits(w.bytes().data(), w.bytes().size());
   w.put(digest);
   return std::move(w.bytes());

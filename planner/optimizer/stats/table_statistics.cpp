@@ -91,8 +91,7 @@ TableStatistics analyze_table(const Table& table, LoadGuard* guard) {
 
   const RowSample sample = sample_rows(table, kStatisticsSampleRows, kStatisticsSampleSeed);
   const RowSample filter_sample = sample_rows(table, kFilterSampleRows, kFilterSampleSeed);
-  stats.filter_sample_rows = filter_sample.sampled_rows;
-  if (stats.filter_sample_rows > 0) stats.filter_sample.resize(column_count);
+  if (filter_sample.sampled_rows > 0) stats.filter_sample.resize(column_count);
   auto analyze_column = [&](size_t c) {
     // A column the table has not loaded is read for the analysis alone and dropped after it.
     const Table::ColumnParts column = table.column_parts(c, guard);
@@ -139,10 +138,7 @@ TableStatistics analyze_table(const Table& table, LoadGuard* guard) {
   uint64_t text_bytes = 0;
   for (const ColumnVector& kept : stats.filter_sample)
     for (const std::string& s : kept.strs) text_bytes += s.size();
-  if (text_bytes > kFilterSampleBytes) {
-    stats.filter_sample.clear();
-    stats.filter_sample_rows = 0;
-  }
+  if (text_bytes > kFilterSampleBytes) stats.filter_sample.clear();
   return stats;
 }
 

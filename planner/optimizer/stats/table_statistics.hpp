@@ -29,7 +29,9 @@ struct TableStatistics {
   /// which sees correlated predicates that per-column statistics multiply as independent (docs/join-order.md
   /// "Filters judged on a row sample"). Empty for no rows.
   std::vector<ColumnVector> filter_sample;
-  uint64_t filter_sample_rows = 0;
+
+  /// The rows filter_sample holds (0: none).
+  uint64_t filter_sample_rows() const { return filter_sample.empty() ? 0 : filter_sample[0].size(); }
 
   /// The column called `name` (case-insensitive), or nullptr.
   const ColumnStatistics* column(const std::string& name) const;

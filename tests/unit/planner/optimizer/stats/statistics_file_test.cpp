@@ -69,7 +69,7 @@ void expect_identical(const TableStatistics& a, const TableStatistics& b) {
     }
     EXPECT_EQ(x.pattern_sample, y.pattern_sample);
   }
-  EXPECT_EQ(a.filter_sample_rows, b.filter_sample_rows);
+  EXPECT_EQ(a.filter_sample_rows(), b.filter_sample_rows());
   ASSERT_EQ(a.filter_sample.size(), b.filter_sample.size());
   for (size_t c = 0; c < a.filter_sample.size(); ++c) {
     ASSERT_EQ(a.filter_sample[c].size(), b.filter_sample[c].size());
@@ -119,7 +119,7 @@ TEST(StatisticsFileTest, RoundTripsEveryColumnTypeExactly) {
   EXPECT_FALSE(stats.columns[4].histogram.empty());
   EXPECT_FALSE(stats.columns[6].most_common.empty());
   EXPECT_FALSE(stats.columns[6].pattern_sample.empty());  // with the empty string and bytes after a NUL
-  EXPECT_NEAR(static_cast<double>(stats.filter_sample_rows), 1024, 150);  // of 3000 rows, a sample of about 1,024
+  EXPECT_NEAR(static_cast<double>(stats.filter_sample_rows()), 1024, 150);  // of 3000 rows, a sample of about 1,024
   ASSERT_EQ(stats.filter_sample.size(), 8u);
   std::string bytes = encode_table_statistics(stats);
   std::string problem;

@@ -129,7 +129,7 @@ inline void expect_same(const TableStatistics& a, const TableStatistics& b) {
     EXPECT_EQ(a.column_sets[k].columns, b.column_sets[k].columns);
     EXPECT_EQ(a.column_sets[k].distinct, b.column_sets[k].distinct);
   }
-  EXPECT_EQ(a.filter_sample_rows, b.filter_sample_rows);
+  EXPECT_EQ(a.filter_sample_rows(), b.filter_sample_rows());
   ASSERT_EQ(a.filter_sample.size(), b.filter_sample.size());
   for (size_t c = 0; c < a.filter_sample.size(); ++c) {
     ASSERT_EQ(a.filter_sample[c].size(), b.filter_sample[c].size());

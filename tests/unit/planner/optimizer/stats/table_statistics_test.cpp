@@ -53,12 +53,12 @@ TEST(TableStatisticsTest, TheFilterSampleKeepsWholeRowsUnlessTheirTextIsLong) {
     documents.push_back(std::string(5000, static_cast<char>('a' + r % 26)));
   }
   TableStatistics short_text = analyze_table(make_table("words", {{"w", string_column(words)}}, 2));
-  EXPECT_NEAR(static_cast<double>(short_text.filter_sample_rows), 1024, 150);  // of 2000 rows
+  EXPECT_NEAR(static_cast<double>(short_text.filter_sample_rows()), 1024, 150);  // of 2000 rows
   ASSERT_EQ(short_text.filter_sample.size(), 1u);
-  EXPECT_EQ(short_text.filter_sample[0].size(), short_text.filter_sample_rows);
+  EXPECT_EQ(short_text.filter_sample[0].size(), short_text.filter_sample_rows());
   // About 1,024 rows of 5,000 bytes each: beyond kFilterSampleBytes, so none are kept.
   TableStatistics long_text = analyze_table(make_table("documents", {{"body", string_column(documents)}}, 2));
-  EXPECT_EQ(long_text.filter_sample_rows, 0u);
+  EXPECT_EQ(long_text.filter_sample_rows(), 0u);
   EXPECT_TRUE(long_text.filter_sample.empty());
 }
 
