@@ -350,9 +350,12 @@ void ReExecDriver::run(const StatementInput& in, StatementResult& result) {
     }
     arm_overflow(in, following, plugins);
     // What a failed attempt held (up to the whole memory_limit) was freed into the heaps of the threads that
-    // allocated it, where the next attempt's threads do not reuse it: give it back to the system first, or the
-    // process holds both (bench/memory_bound.py's cross_sort at 1 GB: peak RSS 1.28 GB -> 1.08 GB).
-    if (outcome.error) trim_free_heap();
+    // allocated it, where the next attempt's threads do not reuse it: after a large attempt, give it back to the
+    // system first, or the process holds both (bench/memory_bound.py's cross_sort at 1 GB: peak RSS 1.28 GB ->
+    // 1.08 GB). Not after a small one: the next attempt would fault its memory in again, which cost the rescued
+    // runs of the SF 0.1 benchmark 1.06x -> 1.31x the oracle's CPU (q05, q07, q09 at 0.5 and 0.7 x peak).
+    constexpr int64_t kTrimAfterPeakBytes = 256LL << 20;
+    if (outcome.error && run.executed.peak_memory >= kTrimAfterPeakBytes) trim_free_heap();
     execute_attempt(in, following);
     if (following.executed.fault_fired) --faults_left;
     run = std::move(following);
