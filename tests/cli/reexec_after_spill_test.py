@@ -19,7 +19,8 @@ sys.dont_write_bytecode = True
 import cli_harness as h  # noqa: E402
 from cli_harness import check  # noqa: E402
 
-PRELOAD = "".join(f"SELECT * FROM {t} LIMIT 1; " for t in ("lineitem", "orders", "customer", "part", "nation", "region"))
+TABLES = ("lineitem", "orders", "customer", "part", "nation", "region")
+PRELOAD = "".join(f"SELECT * FROM {t} LIMIT 1; " for t in TABLES)
 QUERY = ("SELECT r_name, p_brand, count(*) AS lines, sum(l_extendedprice * (1 - l_discount)) AS revenue "
          "FROM region JOIN nation ON n_regionkey = r_regionkey JOIN customer ON c_nationkey = n_nationkey "
          "JOIN orders ON o_custkey = c_custkey JOIN lineitem ON l_orderkey = o_orderkey "
