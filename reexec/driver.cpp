@@ -7,7 +7,6 @@
 
 #include "planner/common/elapsed.hpp"
 #include "planner/exec/memory_tracker.hpp"
-#include "planner/exec/sort_store.hpp"
 #include "planner/session/explain.hpp"
 #include "planner/session/plan_mapping.hpp"
 #include "planner/session/stats_collection.hpp"
@@ -176,6 +175,7 @@ void arm_overflow(const StatementInput& in, AttemptRun& run, Plugins& plugins) {
     return spills_in_place(in, *plan, number, next, seen, why);
   };
 }
+
 /// The settings `run` ran under: its own, with spill = on when it went on spilling in place. A successful attempt's
 /// cost with what it observed, and the re-plan that misestimate or slow compare with it, are priced under these:
 /// planned without the spill that let the attempt finish, every plan over the memory limit would cost

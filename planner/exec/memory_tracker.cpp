@@ -103,4 +103,10 @@ std::string format_bytes(int64_t b) {
   return fmt::format("{} B", b);
 }
 
+void trim_free_heap() {
+#if defined(__GLIBC__)
+  ::malloc_trim(0);
+#endif
+}
+
 }  // namespace hindsight

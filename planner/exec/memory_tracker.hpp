@@ -95,4 +95,9 @@ bool parse_byte_size(const std::string& text, int64_t& bytes);
 /// 1.9 GB, 12.0 MB, 512 B
 std::string format_bytes(int64_t bytes);
 
+/// Gives the heap's free pages back to the system (glibc: malloc_trim; elsewhere nothing). Memory freed by threads
+/// that no longer allocate stays in their heaps otherwise: SortOp's consumed batches while it spills, a failed
+/// attempt's buffers before the next attempt (the re-execution driver).
+void trim_free_heap();
+
 }  // namespace hindsight

@@ -1,9 +1,6 @@
 #include "planner/exec/sort_store.hpp"
 
 #include <sys/mman.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include <algorithm>
 #include <cstdlib>
@@ -386,12 +383,6 @@ class StoreRows {
 };
 
 }  // namespace
-
-void trim_free_heap() {
-#if defined(__GLIBC__)
-  ::malloc_trim(0);
-#endif
-}
 
 void sort_store_rows(const SortStore& rows, const std::vector<SortKey>& keys, std::vector<uint32_t>& perm) {
   if (keys.empty() || perm.size() < 2) return;

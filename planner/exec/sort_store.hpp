@@ -146,10 +146,6 @@ class SortStore {
   ByteArena arena_;
 };
 
-/// Gives the heap's free pages back to the system (glibc: malloc_trim; elsewhere nothing). See SortOp: the batches
-/// it consumed were freed into other threads' heaps, where nothing of the sort's thread reuses them.
-void trim_free_heap();
-
 /// sort_rows() (row_comparator.hpp) over a SortStore: sorts `perm` (row indexes into `rows`) stably by `keys`, in
 /// RowComparator's order; needs sort_scratch_bytes(perm.size()) of scratch.
 void sort_store_rows(const SortStore& rows, const std::vector<SortKey>& keys, std::vector<uint32_t>& perm);
