@@ -144,12 +144,20 @@ bool ExecContext::spill_now(const ExecOperator& overflowing) {
   return spill.load(std::memory_order_acquire);
 }
 
-bool ExecOperator::charge_or_spill(int64_t bytes, int64_t live) {
+bool ExecOperator::charge_or_spill(int64_t bytes, int64_t live, const std::function<void()>& spill) {
   if (!ctx_->memory) return true;  // nothing is accounted: nothing is refused
   if (try_charge(bytes, live)) return true;
-  if (spill_enabled() || spill_in_place()) return false;
-  charge(bytes, live);  // refused again (unless memory was freed meanwhile): MEMORY_LIMIT_EXCEEDED naming this operator
-  return true;
+  if (!spill_enabled() && !spill_in_place()) {
+    charge(bytes, live);  // refused again (unless memory was freed meanwhile): MEMORY_LIMIT_EXCEEDED naming this operator
+    return true;
+  }
+  // The instances of a fragment fill their tables side by side and reach the limit together: without the turn,
+  // each one refused before the first spill freed its memory spilled too (q12 at SF 1 wrote its join's build and
+  // probe sides from one to three instances, run to run).
+  std::lock_guard<std::mutex> turn(ctx_->spill_turn);
+  if (try_charge(bytes, live)) return true;
+  spill();
+  return false;
 }
 
 void ExecOperator::fail_early_if_over(int64_t grown) const {

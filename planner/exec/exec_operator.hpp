@@ -39,6 +39,10 @@ struct ExecContext {
   /// Asks spill_in_place once per attempt (under a mutex: the other workers that overflow meanwhile wait for the
   /// answer and get the same one). True when spilling is on, whoever turned it on.
   bool spill_now(const ExecOperator& overflowing);
+  /// Held by an operator from the refusal of a charge it will answer by spilling until that spill gave its memory
+  /// back (ExecOperator::charge_or_spill): the instances refused meanwhile wait and charge again, rather than all
+  /// spilling at the first overflow what one spill would have made room for.
+  std::mutex spill_turn;
 
  private:
   std::mutex spill_in_place_mu_;
@@ -117,10 +121,12 @@ class ExecOperator {
   /// A charge this operator could spill was refused with spilling off: whether the attempt spills now
   /// (ExecContext::spill_now); false: fail as without spilling.
   bool spill_in_place() const { return ctx_->spill_now(*this); }
-  /// As try_charge where the operator can spill: true when charged (spilling on or off); false when refused and
-  /// spilling is on (it was, or it turned on in place now): the operator spills. Refused with spilling staying
-  /// off: throws MEMORY_LIMIT_EXCEEDED as charge() does.
-  bool charge_or_spill(int64_t bytes, int64_t live);
+  /// As try_charge where the operator can spill: true when charged (spilling on or off). Refused with spilling on
+  /// (it was, or it turned on in place now): calls `spill`, which must give back memory this operator holds, and
+  /// returns false. One operator of the attempt at a time: the others refused meanwhile wait for that spill
+  /// (ExecContext::spill_turn), then try their charge again. Refused with spilling staying off: throws
+  /// MEMORY_LIMIT_EXCEEDED as charge() does.
+  bool charge_or_spill(int64_t bytes, int64_t live, const std::function<void()>& spill);
   /// Charges or releases so that `charged` (the part of held_memory_ that is spill-file buffers) becomes
   /// `bytes`; growth the limit refuses is MEMORY_LIMIT_EXCEEDED saying that spilling did not help.
   void set_spill_buffer_charge(int64_t bytes, int64_t& charged);

@@ -266,8 +266,8 @@ void HashAggregateOp::charge_growth() {
   }
   if (group_keys_.empty() || mode_ == AggregateMode::Single) {
     charge(total - charged_, live);
-  } else if (!charge_or_spill(total - charged_, live)) {
-    return switch_to_spilling();  // spilling is on (it turned on in place): the class comment
+  } else if (!charge_or_spill(total - charged_, live, [this] { switch_to_spilling(); })) {
+    return;  // spilling is on (it turned on in place): the class comment
   }
   charged_ = total;
 }

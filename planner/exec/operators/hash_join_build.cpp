@@ -34,8 +34,7 @@ bool HashJoinBuildOp::next_impl(Batch& out) {
     rows_ += in.rows;
     live += static_cast<int64_t>(in.byte_size());
     const int64_t bytes = append_batch_moved(columns_, std::move(in));
-    if (!charge_or_spill(bytes, live)) {
-      start_spilling();  // what was just appended goes out with the rest
+    if (!charge_or_spill(bytes, live, [this] { start_spilling(); })) {  // what was just appended goes out too
       live = 0;
     } else {
       fail_early_if_over(live);
@@ -43,7 +42,7 @@ bool HashJoinBuildOp::next_impl(Batch& out) {
   }
   if (!spill_) {
     HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build side exceeds 4G rows");
-    if (!build_table()) start_spilling();
+    build_table(false, [this] { start_spilling(); });
   }
   if (spill_) {
     spill_->finish_writing();
@@ -104,7 +103,7 @@ bool HashJoinBuildOp::load_partition(size_t id, bool into_reserve) {
   }
   sync_spill_charge(0);
   HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build partition exceeds 4G rows");
-  if (!build_table(into_reserve)) {
+  if (!build_table(into_reserve, [this] { free_table(); })) {
     free_table();
     return false;
   }
@@ -127,7 +126,7 @@ void HashJoinBuildOp::drop_spill() {
   spill_charged_ = 0;
 }
 
-bool HashJoinBuildOp::build_table(bool into_reserve) {
+bool HashJoinBuildOp::build_table(bool into_reserve, const std::function<void()>& spill) {
   std::vector<const ColumnVector*> key_cols;
   for (int k : keys_) key_cols.push_back(&columns_[static_cast<size_t>(k)]);
   size_t capacity = 16;
@@ -148,7 +147,7 @@ bool HashJoinBuildOp::build_table(bool into_reserve) {
   const int64_t table_bytes = static_cast<int64_t>(rows_ * (sizeof(uint64_t) + sizeof(uint32_t)));
   const int64_t bytes = table_bytes + static_cast<int64_t>(capacity * sizeof(uint32_t));
   const int64_t live = live_bytes_ + table_bytes + static_cast<int64_t>(std::min(capacity, rows_) * sizeof(uint32_t));
-  if (!(into_reserve ? try_charge_to_limit(bytes, live) : charge_or_spill(bytes, live))) return false;
+  if (!(into_reserve ? try_charge_to_limit(bytes, live) : charge_or_spill(bytes, live, spill))) return false;
   row_hashes(key_cols, rows_, hashes_);
   next_.assign(rows_, kEnd);
   heads_.assign(capacity, kEnd);

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -71,9 +72,10 @@ class HashJoinBuildOp : public ExecOperator {
   bool next_impl(Batch& out) override;
 
  private:
-  /// Charges and builds the table; returns false (nothing built) when the charge is refused and the join spills
-  /// (charge_or_spill; with `into_reserve`, try_charge_to_limit).
-  bool build_table(bool into_reserve = false);
+  /// Charges and builds the table; returns false (nothing built) when the charge is refused: it was refused
+  /// with spilling on and `spill` was called (charge_or_spill), or, with `into_reserve`, try_charge_to_limit
+  /// refused it.
+  bool build_table(bool into_reserve, const std::function<void()>& spill);
   /// Switches to partitioned mode: the stored rows go to the partition files and are freed.
   void start_spilling();
   /// Releases the stored rows and the table, keeping the charge of the spill files' buffers.
