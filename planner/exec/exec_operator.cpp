@@ -148,7 +148,8 @@ bool ExecOperator::charge_or_spill(int64_t bytes, int64_t live, const std::funct
   if (!ctx_->memory) return true;  // nothing is accounted: nothing is refused
   if (try_charge(bytes, live)) return true;
   if (!spill_enabled() && !spill_in_place()) {
-    charge(bytes, live);  // refused again (unless memory was freed meanwhile): MEMORY_LIMIT_EXCEEDED naming this operator
+    // Refused again (unless memory was freed meanwhile): MEMORY_LIMIT_EXCEEDED naming this operator.
+    charge(bytes, live);
     return true;
   }
   // The instances of a fragment fill their tables side by side and reach the limit together: without the turn,
