@@ -28,12 +28,21 @@ class Charger final : public ExecOperator {
   bool next_impl(Batch&) override { return false; }
 };
 
+/// Two workers' operators under a limit of 1,000 bytes with spilling on, holding `a_holds` and `b_holds`.
+struct TwoChargers {
+  TwoChargers(int64_t a_holds, int64_t b_holds) {
+    tc.ctx.spill.store(true);
+    a.charge(a_holds);
+    b.charge(b_holds);
+  }
+  TestContext tc{1000, 2};
+  Charger a{&tc.ctx, 0};
+  Charger b{&tc.ctx, 1};
+};
+
 TEST(SpillTurnTest, ARefusedChargeWaitsForTheSpillUnderWayAndChargesAgain) {
-  TestContext tc(1000, 2);
-  tc.ctx.spill.store(true);
-  Charger a(&tc.ctx, 0), b(&tc.ctx, 1);
-  a.charge(800);
-  b.charge(100);
+  TwoChargers t(800, 100);
+  Charger &a = t.a, &b = t.b;
 
   std::atomic<bool> a_spilling{false};
   bool a_charged = true;
@@ -57,16 +66,13 @@ TEST(SpillTurnTest, ARefusedChargeWaitsForTheSpillUnderWayAndChargesAgain) {
   EXPECT_TRUE(b_charged);
   EXPECT_FALSE(b_spilled);
   EXPECT_EQ(b.held(), 300);
-  EXPECT_EQ(tc.memory.used(), 300);
+  EXPECT_EQ(t.tc.memory.used(), 300);
 }
 
 TEST(SpillTurnTest, ARefusalThatSpillingDoesNotMendSpillsAgain) {
   // The turn only orders the spills: when the memory given back is still not enough, the next one spills too.
-  TestContext tc(1000, 2);
-  tc.ctx.spill.store(true);
-  Charger a(&tc.ctx, 0), b(&tc.ctx, 1);
-  a.charge(100);
-  b.charge(800);
+  TwoChargers t(100, 800);
+  Charger &a = t.a, &b = t.b;
   int spills = 0;
   EXPECT_FALSE(a.charge_or_spill(200, 300, [&] {
     ++spills;
@@ -77,7 +83,7 @@ TEST(SpillTurnTest, ARefusalThatSpillingDoesNotMendSpillsAgain) {
     b.give_back();
   }));
   EXPECT_EQ(spills, 2);
-  EXPECT_EQ(tc.memory.used(), 0);
+  EXPECT_EQ(t.tc.memory.used(), 0);
 }
 
 TEST(SpillTurnTest, WithSpillingOffARefusedChargeFailsWithoutSpilling) {
