@@ -103,10 +103,7 @@ bool HashJoinBuildOp::load_partition(size_t id, bool into_reserve) {
   }
   sync_spill_charge(0);
   HS_ASSERT(rows_ < HashJoinBuildOp::kEnd - 1, "hash join build partition exceeds 4G rows");
-  if (!build_table(into_reserve, [this] { free_table(); })) {
-    free_table();
-    return false;
-  }
+  if (!build_table(into_reserve, [this] { free_table(); })) return false;
   spill_->drop(id);
   return true;
 }
@@ -147,7 +144,14 @@ bool HashJoinBuildOp::build_table(bool into_reserve, const std::function<void()>
   const int64_t table_bytes = static_cast<int64_t>(rows_ * (sizeof(uint64_t) + sizeof(uint32_t)));
   const int64_t bytes = table_bytes + static_cast<int64_t>(capacity * sizeof(uint32_t));
   const int64_t live = live_bytes_ + table_bytes + static_cast<int64_t>(std::min(capacity, rows_) * sizeof(uint32_t));
-  if (!(into_reserve ? try_charge_to_limit(bytes, live) : charge_or_spill(bytes, live, spill))) return false;
+  if (into_reserve) {
+    if (!try_charge_to_limit(bytes, live)) {
+      spill();
+      return false;
+    }
+  } else if (!charge_or_spill(bytes, live, spill)) {
+    return false;
+  }
   row_hashes(key_cols, rows_, hashes_);
   next_.assign(rows_, kEnd);
   heads_.assign(capacity, kEnd);

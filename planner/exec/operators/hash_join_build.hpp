@@ -72,9 +72,9 @@ class HashJoinBuildOp : public ExecOperator {
   bool next_impl(Batch& out) override;
 
  private:
-  /// Charges and builds the table; returns false (nothing built) when the charge is refused: it was refused
-  /// with spilling on and `spill` was called (charge_or_spill), or, with `into_reserve`, try_charge_to_limit
-  /// refused it.
+  /// Charges and builds the table; when the charge is refused, calls `spill` (which gives the rows' memory back)
+  /// and returns false, nothing built. The charge: charge_or_spill (`spill` under the spill turn), or with
+  /// `into_reserve` try_charge_to_limit.
   bool build_table(bool into_reserve, const std::function<void()>& spill);
   /// Switches to partitioned mode: the stored rows go to the partition files and are freed.
   void start_spilling();
